@@ -1,0 +1,29 @@
+import { Form, useRouteLoaderData, type FormProps } from "@remix-run/react";
+import { forwardRef } from "react";
+import type { loader as rootLoader } from "~/root";
+
+/** Name of the hidden one-time token field (kept in sync with services/idempotency.server.ts). */
+export const FORM_TOKEN_FIELD = "_formToken";
+
+/**
+ * The one-time token of this page render. Every mutating form carries it, so a double click or
+ * a retry after a dropped response is answered with the first outcome instead of applying twice.
+ */
+export function FormToken() {
+  const data = useRouteLoaderData<typeof rootLoader>("root");
+  if (!data?.formToken) return null;
+  return <input type="hidden" name={FORM_TOKEN_FIELD} value={data.formToken} />;
+}
+
+/** A POST form that works without JavaScript and carries the one-time token. */
+export const PostForm = forwardRef<HTMLFormElement, Omit<FormProps, "method">>(function PostForm(
+  { children, ...props },
+  ref,
+) {
+  return (
+    <Form method="post" ref={ref} {...props}>
+      <FormToken />
+      {children}
+    </Form>
+  );
+});

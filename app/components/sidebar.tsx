@@ -1,0 +1,74 @@
+import { NavLink, useLocation } from "@remix-run/react";
+import { cn } from "~/utils/cn";
+
+const MAIN = [
+  { to: "/", label: "Dashboard", end: true },
+  { to: "/customers", label: "Customers" },
+  { to: "/remarket", label: "Re-market" },
+  { to: "/forecast", label: "Forecast" },
+  { to: "/files", label: "Files" },
+  { to: "/notifications", label: "Notifications" },
+  { to: "/billing", label: "Billing" },
+];
+
+/** Seed §2: the Settings section holds Connections and Integration Setup. */
+const SETTINGS = [
+  { to: "/connect-database", label: "Connections" },
+  { to: "/integration-setup", label: "Integration Setup" },
+  { to: "/settings/team", label: "Team" },
+  { to: "/settings/account", label: "Account" },
+];
+
+// Wizard pages belong to the settings section too, so it stays open while one is set up.
+const CONFIGURATION_PATHS = ["/connect-database", "/integration-setup", "/create-connection", "/configure-integration", "/configuration", "/settings"];
+
+/** Seed §2: opening Connections or Integration Setup marks /configuration as the active section. */
+export function activeSection(pathname: string) {
+  return CONFIGURATION_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`)) ? "/configuration" : pathname;
+}
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    "block rounded-md px-3 py-2 text-sm font-medium",
+    isActive
+      ? "bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-white"
+      : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800",
+  );
+
+/** Plain links and a <details> section: it works, and keeps its state, without JavaScript. */
+export function Sidebar({ isStaff }: { isStaff: boolean }) {
+  const { pathname } = useLocation();
+  const settingsOpen = activeSection(pathname) === "/configuration";
+  return (
+    <nav aria-label="Main" className="space-y-1">
+      {MAIN.map((item) => (
+        <NavLink key={item.to} to={item.to} end={item.end} className={linkClass} prefetch="intent">
+          {item.label}
+        </NavLink>
+      ))}
+      <details open={settingsOpen} className="group" data-section="/configuration">
+        <summary
+          className={cn(
+            "cursor-pointer list-none rounded-md px-3 py-2 text-sm font-medium",
+            settingsOpen ? "text-brand-700 dark:text-white" : "text-slate-700 dark:text-slate-300",
+          )}
+          aria-current={settingsOpen ? "true" : undefined}
+        >
+          Settings <span aria-hidden="true" className="float-right group-open:rotate-90">›</span>
+        </summary>
+        <div className="ml-3 space-y-1 border-l border-slate-200 pl-2 dark:border-slate-700">
+          {SETTINGS.map((item) => (
+            <NavLink key={item.to} to={item.to} className={linkClass} prefetch="intent">
+              {item.label}
+            </NavLink>
+          ))}
+        </div>
+      </details>
+      {isStaff ? (
+        <NavLink to="/admin" className={linkClass}>
+          Staff admin
+        </NavLink>
+      ) : null}
+    </nav>
+  );
+}

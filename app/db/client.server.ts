@@ -1,0 +1,79 @@
+import path from "node:path";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { getEnv } from "~/env.server";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** One type for both drivers: PGlite (embedded) and node-postgres share Drizzle's Postgres core. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Either the database or an open transaction: services accept both so they compose. */
+export type DbOrTx = Db | Tx;
+
+type Opened = { db: Db; close: () => Promise<void>; driver: "pglite" | "postgres" };
+
+const MIGRATIONS_FOLDER = path.resolve("app/db/migrations");
+// A stable lock id so concurrent app instances on one PostgreSQL migrate one at a time.
+const MIGRATION_LOCK_ID = 4_715_001;
+
+let opening: Promise<Opened> | undefined;
+
+/** The process-wide database, opened and migrated on first use. */
+export async function getDb(): Promise<Db> {
+  return (await openOnce()).db;
+}
+
+export async function getDriver() {
+  return (await openOnce()).driver;
+}
+
+export async function closeDb() {
+  if (!opening) return;
+  const opened = await opening;
+  opening = undefined;
+  await opened.close();
+}
+
+function openOnce() {
+  opening ??= open().catch((error) => {
+    opening = undefined;
+    throw error;
+  });
+  return opening;
+}
+
+async function open(): Promise<Opened> {
+  const env = getEnv();
+  if (env.DATABASE_URL) return openPostgres(env.DATABASE_URL);
+  return openPglite(env.pgliteDir);
+}
+
+async function openPostgres(url: string): Promise<Opened> {
+  const { default: pg } = await import("pg");
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10) });
+  const db = drizzle(pool, { schema });
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+    await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
+    client.release();
+  }
+  return { db: db as unknown as Db, close: () => pool.end(), driver: "postgres" };
+}
+
+async function openPglite(dir: string): Promise<Opened> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const { mkdir } = await import("node:fs/promises");
+  if (!dir.startsWith("memory://")) await mkdir(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  return { db: db as unknown as Db, close: () => client.close(), driver: "pglite" };
+}

@@ -1,0 +1,3 @@
+// One module per domain; later capabilities add their own file and one export line here.
+export * from "./identity";
+export * from "./platform";

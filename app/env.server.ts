@@ -1,0 +1,150 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? fallback : v === "true" || v === "1"));
+
+const optionalInt = z.coerce.number().int().positive().optional();
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  APP_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional(),
+  PGLITE_DIR: z.string().optional(),
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/i, "must be 64 hex characters (32 bytes)")
+    .optional(),
+  SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
+  SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(12),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("Remarket <no-reply@remarket.local>"),
+  DEV_OUTBOX: z.enum(["true", "false", "1", "0", ""]).optional(),
+  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(1).default(6),
+  PASSWORD_MAX_LENGTH: optionalInt,
+  PASSWORD_REQUIRE_LOWERCASE: bool(false),
+  PASSWORD_REQUIRE_UPPERCASE: bool(false),
+  PASSWORD_REQUIRE_DIGIT: bool(false),
+  PASSWORD_REQUIRE_SYMBOL: bool(false),
+  STAFF_EMAILS: z.string().default(""),
+  FEATURE_FLAGS: z.string().default("billing"),
+  OIDC_PROVIDERS: z.string().default(""),
+  TRUST_PROXY: bool(false),
+  ACCESS_LOG: bool(true),
+  RUN_WORKER: bool(true),
+  DEMO_TTL_HOURS: z.coerce.number().positive().default(24),
+  ENABLE_TEST_FIXTURES: bool(false),
+});
+
+export type Env = z.infer<typeof EnvSchema> & {
+  appUrl: string;
+  sessionSecret: string;
+  encryptionKey: Buffer;
+  pgliteDir: string;
+  devOutbox: boolean;
+  staffEmails: string[];
+  oidcProviders: OidcProviderConfig[];
+  secureCookies: boolean;
+};
+
+export type OidcProviderConfig = {
+  id: string;
+  label: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+};
+
+let cached: Env | undefined;
+
+/** Validated environment, read once; throws one clear line per bad variable. */
+export function getEnv(): Env {
+  if (cached) return cached;
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
+  const devOutbox =
+    env.DEV_OUTBOX === undefined || env.DEV_OUTBOX === ""
+      ? !env.SMTP_URL
+      : env.DEV_OUTBOX === "true" || env.DEV_OUTBOX === "1";
+  cached = {
+    ...env,
+    DATA_DIR: dataDir,
+    appUrl,
+    sessionSecret: env.SESSION_SECRET ?? persistedSecret(dataDir, "session-secret", 48),
+    encryptionKey: Buffer.from(
+      env.ENCRYPTION_KEY ?? persistedSecret(dataDir, "encryption-key", 32),
+      "hex",
+    ),
+    pgliteDir: env.PGLITE_DIR ?? path.join(dataDir, "db"),
+    devOutbox,
+    staffEmails: env.STAFF_EMAILS.split(",")
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+    oidcProviders: readOidcProviders(env.OIDC_PROVIDERS),
+    // Secure cookies and HSTS follow the public URL: a laptop on http://localhost still works.
+    secureCookies: appUrl.startsWith("https://"),
+  };
+  return cached;
+}
+
+/** Test hook: forget the cached environment after changing process.env. */
+export function resetEnvForTests() {
+  cached = undefined;
+}
+
+// A laptop needs no configuration: secrets are generated once and kept beside the data.
+function persistedSecret(dataDir: string, name: string, bytes: number) {
+  const file = path.join(dataDir, name);
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const value = randomBytes(bytes).toString("hex");
+    try {
+      fs.writeFileSync(file, value, { mode: 0o600, flag: "wx" });
+      return value;
+    } catch {
+      // Another process wrote it first: use theirs.
+      return fs.readFileSync(file, "utf8").trim();
+    }
+  }
+}
+
+function readOidcProviders(list: string): OidcProviderConfig[] {
+  const ids = list
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return ids.map((id) => {
+    const key = id.toUpperCase().replace(/[^A-Z0-9]/g, "_");
+    const read = (suffix: string, required = true) => {
+      const value = process.env[`OIDC_${key}_${suffix}`];
+      if (required && !value) throw new Error(`Invalid environment:\n  OIDC_${key}_${suffix}: required`);
+      return value ?? "";
+    };
+    return {
+      id,
+      label: read("LABEL", false) || id,
+      issuer: read("ISSUER"),
+      clientId: read("CLIENT_ID"),
+      clientSecret: read("CLIENT_SECRET", false),
+    };
+  });
+}

@@ -1,0 +1,8 @@
+import "@remix-run/node";
+
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    requestId?: string;
+    cspNonce?: string;
+  }
+}

@@ -1,0 +1,96 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { GeneralErrorPage } from "~/components/error-page";
+import { ProgressBar } from "~/components/progress-bar";
+import { ToastArea } from "~/components/toaster";
+import { getDb } from "~/db/client.server";
+import { getShellData } from "~/services/shell.server";
+import { getCookies } from "~/sessions.server";
+import tailwind from "~/tailwind.css";
+import { getAuth } from "~/utils/auth.server";
+import { getTimeZone } from "~/utils/client-hints.server";
+import { randomToken } from "~/utils/crypto.server";
+import { useNonce } from "~/utils/nonce";
+import { readToast } from "~/utils/toast.server";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: tailwind },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [{ title: "Remarket" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [auth, { toast, headers }, theme] = await Promise.all([
+    getAuth(request),
+    readToast(request),
+    getCookies().themeCookie.parse(request.headers.get("Cookie")),
+  ]);
+  const shell = auth ? await getShellData(await getDb(), auth) : null;
+  return data(
+    {
+      user: auth ? { id: auth.user.id, name: auth.user.name, email: auth.user.email, role: auth.user.role } : null,
+      tenant: auth ? { id: auth.tenant.id, name: auth.tenant.name } : null,
+      // seed: custom:showDemo / custom:paid
+      showDemo: auth?.tenant.isDemo ?? false,
+      shell,
+      idleExpiresAt: auth ? auth.idleExpiresAt.toISOString() : null,
+      toast,
+      // Seed §2: the theme is Light at start; the switch is remembered in a cookie.
+      theme: theme === "dark" ? ("dark" as const) : ("light" as const),
+      timeZone: getTimeZone(request),
+      formToken: randomToken(16),
+      year: new Date().getFullYear(),
+    },
+    { headers: headers ?? undefined },
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
+  return (
+    <html lang="en" className={data?.theme === "dark" ? "dark" : undefined}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+        <TimeZoneHint nonce={nonce} />
+      </head>
+      <body className="min-h-screen">
+        <ProgressBar />
+        {children}
+        <ToastArea toast={data?.toast ?? null} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return <GeneralErrorPage error={error} />;
+}
+
+// Dates are shown in the user's time zone: a cookie tells the server which one (UTC until known).
+function TimeZoneHint({ nonce }: { nonce: string }) {
+  const script = `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&document.cookie.indexOf('tz='+encodeURIComponent(z))<0){document.cookie='tz='+encodeURIComponent(z)+'; path=/; max-age=31536000; samesite=lax'}}catch(e){}`;
+  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: script }} />;
+}

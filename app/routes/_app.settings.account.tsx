@@ -1,0 +1,115 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { useState } from "react";
+import { z } from "zod";
+import { useClearPasswords } from "~/utils/use-clear-passwords";
+import { FormToken, PostForm } from "~/components/forms";
+import { PasswordRules } from "~/components/password-rules";
+import { Button } from "~/components/ui/button";
+import { ErrorList, Field } from "~/components/ui/field";
+import { changePassword } from "~/services/auth.server";
+import { getPasswordPolicy } from "~/services/passwords.server";
+import { requireTenantContext } from "~/utils/auth.server";
+import { applyFormOnce } from "~/utils/forms.server";
+import { passwordProblem, type PasswordPolicy } from "~/utils/password-policy";
+import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Account | Remarket" }];
+
+function changeSchema(policy: PasswordPolicy) {
+  return z
+    .object({
+      currentPassword: z.string({ error: "Current password is required." }),
+      newPassword: z.string({ error: "New password is required." }).superRefine((value, ctx) => {
+        const problem = passwordProblem(policy, value);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
+      confirmPassword: z.string({ error: "Please confirm your new password." }),
+    })
+    .refine((v) => v.newPassword === v.confirmPassword, { message: "The passwords do not match.", path: ["confirmPassword"] });
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  return { email: ctx.auth.user.email, policy: getPasswordPolicy() };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: changeSchema(getPasswordPolicy()) });
+  const hide = ["currentPassword", "newPassword", "confirmPassword"];
+  if (submission.status !== "success") return replyInvalid(submission, hide);
+  try {
+    return await applyFormOnce(request, formData, async () => {
+      await changePassword(ctx.db, {
+        userId: ctx.userId,
+        currentPassword: submission.value.currentPassword,
+        newPassword: submission.value.newPassword,
+        keepSessionId: ctx.auth.sessionId,
+      });
+      return redirectWithToast("/settings/account", { type: "success", title: "Password changed", message: "Your other sessions were signed out." });
+    });
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return replyWithServiceError(submission, error, hide);
+  }
+}
+
+export default function AccountPage() {
+  const { email, policy } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [password, setPassword] = useState("");
+  const [form, fields] = useForm({
+    id: "change-password",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: changeSchema(policy) }),
+    shouldRevalidate: "onInput",
+  });
+  useClearPasswords(lastResult, [fields.currentPassword.id, fields.newPassword.id, fields.confirmPassword.id]);
+  return (
+    <div className="max-w-lg space-y-8">
+      <h1 className="text-2xl font-bold">Account</h1>
+      <p className="text-sm text-slate-600 dark:text-slate-300">Signed in as {email}.</p>
+      <section className="space-y-4">
+        <h2 className="text-lg font-semibold">Change password</h2>
+        <PostForm {...getFormProps(form)} className="space-y-4">
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <Field label="Current password" {...getInputProps(fields.currentPassword, { type: "password" })} id={fields.currentPassword.id} autoComplete="current-password" errors={fields.currentPassword.errors} />
+          <div>
+            <Field
+              label="New password"
+              {...getInputProps(fields.newPassword, { type: "password" })}
+              id={fields.newPassword.id}
+              autoComplete="new-password"
+              errors={fields.newPassword.errors}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+            />
+            <PasswordRules policy={policy} password={password} />
+          </div>
+          <Field label="Confirm new password" {...getInputProps(fields.confirmPassword, { type: "password" })} id={fields.confirmPassword.id} autoComplete="new-password" errors={fields.confirmPassword.errors} />
+          <Button type="submit" pending={navigation.state === "submitting" && navigation.formAction === "/settings/account"}>
+            Change password
+          </Button>
+        </PostForm>
+      </section>
+      <section className="space-y-2">
+        <h2 className="text-lg font-semibold">Sessions</h2>
+        <p className="text-sm text-slate-600 dark:text-slate-300">Signed in on a shared or lost computer? End every session, this one included.</p>
+        <Form method="post" action="/auth/logout">
+          <FormToken />
+          <Button type="submit" name="intent" value="everywhere" variant="danger">
+            Sign out everywhere
+          </Button>
+        </Form>
+      </section>
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";

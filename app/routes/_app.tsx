@@ -1,0 +1,32 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useRouteLoaderData } from "@remix-run/react";
+import { AppShell } from "~/components/app-shell";
+import type { loader as rootLoader } from "~/root";
+import { requireAuth } from "~/utils/auth.server";
+
+/** Every page inside the shell needs a signed-in user. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAuth(request);
+  return null;
+}
+
+export default function AppLayout() {
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  if (!root?.user || !root.tenant || !root.shell) return <Outlet />;
+  return (
+    <AppShell
+      user={root.user}
+      tenant={root.tenant}
+      showDemo={root.showDemo}
+      paid={root.shell.paid}
+      unpaidReason={root.shell.unpaidReason}
+      isStaff={root.shell.isStaff}
+      unreadNotifications={root.shell.unreadNotifications}
+      theme={root.theme}
+      idleExpiresAt={root.idleExpiresAt}
+      year={root.year}
+    >
+      <Outlet />
+    </AppShell>
+  );
+}

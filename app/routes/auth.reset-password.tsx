@@ -1,0 +1,115 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { z } from "zod";
+import { useClearPasswords } from "~/utils/use-clear-passwords";
+import { Honeypot } from "~/components/honeypot";
+import { PasswordRules } from "~/components/password-rules";
+import { Notice } from "~/components/ui/alert-pill";
+import { Button } from "~/components/ui/button";
+import { ErrorList, Field } from "~/components/ui/field";
+import { getDb } from "~/db/client.server";
+import { getEnv } from "~/env.server";
+import { resetPassword } from "~/services/auth.server";
+import { getPasswordPolicy } from "~/services/passwords.server";
+import { getClientIp, requireAnonymous, startSession } from "~/utils/auth.server";
+import { assertNotBot } from "~/utils/honeypot.server";
+import { passwordProblem, type PasswordPolicy } from "~/utils/password-policy";
+import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
+import { toastHeader } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Choose a new password | Remarket" }];
+
+function resetSchema(policy: PasswordPolicy) {
+  return z
+    .object({
+      email: z.string({ error: "E-mail is required." }).trim().email("Enter a valid e-mail address."),
+      code: z.string({ error: "Enter the 6-digit code." }).trim().regex(/^\d{6}$/, "The code has 6 digits."),
+      // seed §5: 'New password is required.'
+      password: z.string({ error: "New password is required." }).superRefine((value, ctx) => {
+        const problem = passwordProblem(policy, value);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
+      confirmPassword: z.string({ error: "Please confirm your new password." }),
+    })
+    .refine((v) => v.password === v.confirmPassword, { message: "The passwords do not match.", path: ["confirmPassword"] });
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  const params = new URL(request.url).searchParams;
+  return { email: params.get("email") ?? "", sent: params.get("sent") === "1", policy: getPasswordPolicy(), outbox: getEnv().devOutbox };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  assertNotBot(formData);
+  const submission = parseWithZod(formData, { schema: resetSchema(getPasswordPolicy()) });
+  const hide = ["password", "confirmPassword"];
+  if (submission.status !== "success") return replyInvalid(submission, hide);
+  try {
+    const user = await resetPassword(await getDb(), { ...submission.value, ip: getClientIp(request) });
+    const toast = await toastHeader({ type: "success", title: "Password changed", message: "You are signed in with your new password." });
+    return await startSession(request, user, "/", { "Set-Cookie": toast });
+  } catch (error) {
+    return replyWithServiceError(submission, error, hide);
+  }
+}
+
+export default function ResetPasswordPage() {
+  const { email, sent, policy, outbox } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [password, setPassword] = useState("");
+  const [form, fields] = useForm({
+    id: "reset-password",
+    lastResult,
+    defaultValue: { email },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetSchema(policy) }),
+    shouldRevalidate: "onInput",
+  });
+  useClearPasswords(lastResult, [fields.password.id, fields.confirmPassword.id]);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-xl font-semibold">Choose a new password</h1>
+      {sent ? (
+        <Notice tone="success">
+          If an account uses this e-mail, we sent it a 6-digit code.
+          {outbox ? (
+            <>
+              {" "}
+              Read it in the{" "}
+              <a href="/dev/outbox" target="_blank" rel="noreferrer" className="underline">
+                development outbox
+              </a>
+              .
+            </>
+          ) : null}
+        </Notice>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <Honeypot />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <Field label="E-mail" {...getInputProps(fields.email, { type: "email" })} id={fields.email.id} autoComplete="email" errors={fields.email.errors} />
+        <Field label="Code" {...getInputProps(fields.code, { type: "text" })} id={fields.code.id} inputMode="numeric" autoComplete="one-time-code" maxLength={6} errors={fields.code.errors} />
+        <div>
+          <Field
+            label="New password"
+            {...getInputProps(fields.password, { type: "password" })}
+            id={fields.password.id}
+            autoComplete="new-password"
+            errors={fields.password.errors}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+          />
+          <PasswordRules policy={policy} password={password} />
+        </div>
+        <Field label="Confirm new password" {...getInputProps(fields.confirmPassword, { type: "password" })} id={fields.confirmPassword.id} autoComplete="new-password" errors={fields.confirmPassword.errors} />
+        <Button type="submit" className="w-full" pending={navigation.state === "submitting"}>
+          Save new password
+        </Button>
+      </Form>
+    </div>
+  );
+}

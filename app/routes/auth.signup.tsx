@@ -1,0 +1,112 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { z } from "zod";
+import { useClearPasswords } from "~/utils/use-clear-passwords";
+import { PostForm } from "~/components/forms";
+import { Honeypot } from "~/components/honeypot";
+import { PasswordRules } from "~/components/password-rules";
+import { Button } from "~/components/ui/button";
+import { ErrorList, Field } from "~/components/ui/field";
+import { getDb } from "~/db/client.server";
+import { signUp } from "~/services/auth.server";
+import { getPasswordPolicy } from "~/services/passwords.server";
+import { requireAnonymous } from "~/utils/auth.server";
+import { applyFormOnce } from "~/utils/forms.server";
+import { assertNotBot } from "~/utils/honeypot.server";
+import { passwordProblem, type PasswordPolicy } from "~/utils/password-policy";
+import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
+
+export const meta: MetaFunction = () => [{ title: "Create an account | Remarket" }];
+
+function signUpSchema(policy: PasswordPolicy) {
+  return z
+    .object({
+      agencyName: z.string({ error: "Agency name is required." }).trim().min(2, "Agency name is too short.").max(120),
+      name: z.string({ error: "Your name is required." }).trim().min(1).max(120),
+      email: z.string({ error: "E-mail is required." }).trim().email("Enter a valid e-mail address."),
+      password: z
+        .string({ error: "Password is required." })
+        .superRefine((value, ctx) => {
+          const problem = passwordProblem(policy, value);
+          if (problem) ctx.addIssue({ code: "custom", message: problem });
+        }),
+      confirmPassword: z.string({ error: "Please confirm your password." }),
+    })
+    .refine((v) => v.password === v.confirmPassword, {
+      message: "The passwords do not match.",
+      path: ["confirmPassword"],
+    });
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  return { policy: getPasswordPolicy() };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  assertNotBot(formData);
+  const submission = parseWithZod(formData, { schema: signUpSchema(getPasswordPolicy()) });
+  const hide = ["password", "confirmPassword"];
+  if (submission.status !== "success") return replyInvalid(submission, hide);
+  try {
+    return await applyFormOnce(request, formData, async () => {
+      const { email } = await signUp(await getDb(), submission.value);
+      return redirect(`/auth/confirm-signup?${new URLSearchParams({ email })}`);
+    });
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return replyWithServiceError(submission, error, hide);
+  }
+}
+
+export default function SignUpPage() {
+  const { policy } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [password, setPassword] = useState("");
+  const [form, fields] = useForm({
+    id: "signup",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signUpSchema(policy) }),
+    shouldRevalidate: "onInput",
+  });
+  useClearPasswords(lastResult, [fields.password.id, fields.confirmPassword.id]);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-xl font-semibold">Create your agency's account</h1>
+      <PostForm {...getFormProps(form)} className="space-y-4">
+        <Honeypot />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <Field label="Agency name" {...getInputProps(fields.agencyName, { type: "text" })} id={fields.agencyName.id} autoComplete="organization" errors={fields.agencyName.errors} />
+        <Field label="Your name" {...getInputProps(fields.name, { type: "text" })} id={fields.name.id} autoComplete="name" errors={fields.name.errors} />
+        <Field label="E-mail" {...getInputProps(fields.email, { type: "email" })} id={fields.email.id} autoComplete="email" errors={fields.email.errors} />
+        <div>
+          <Field
+            label="Password"
+            {...getInputProps(fields.password, { type: "password" })}
+            id={fields.password.id}
+            autoComplete="new-password"
+            errors={fields.password.errors}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+          />
+          <PasswordRules policy={policy} password={password} />
+        </div>
+        <Field label="Confirm password" {...getInputProps(fields.confirmPassword, { type: "password" })} id={fields.confirmPassword.id} autoComplete="new-password" errors={fields.confirmPassword.errors} />
+        <Button type="submit" className="w-full" pending={navigation.state === "submitting"}>
+          Create account
+        </Button>
+      </PostForm>
+      <p className="text-center text-sm">
+        Already have an account?{" "}
+        <Link to="/auth/login" className="text-brand-600 hover:underline">
+          Sign in
+        </Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { format } from "date-fns";
+import { getDb } from "~/db/client.server";
+import { getEnv } from "~/env.server";
+import { listOutbox } from "~/services/email.server";
+
+export const meta: MetaFunction = () => [{ title: "Development outbox | Remarket" }];
+
+/** Mail that would have been sent; absent whenever SMTP is configured (production). */
+export async function loader(_: LoaderFunctionArgs) {
+  if (!getEnv().devOutbox) throw new Response("Not found", { status: 404 });
+  const emails = await listOutbox(await getDb());
+  return { emails: emails.map((e) => ({ ...e, createdAt: format(e.createdAt, "dd MMM yyyy | HH:mm:ss") })) };
+}
+
+export default function OutboxPage() {
+  const { emails } = useLoaderData<typeof loader>();
+  return (
+    <main className="mx-auto max-w-3xl space-y-4 px-4 py-8">
+      <h1 className="text-2xl font-bold">Development outbox</h1>
+      <p className="text-sm text-slate-600">No mail server is configured, so e-mails land here (newest first). Set SMTP_URL to send real mail.</p>
+      {emails.length === 0 ? <p>No e-mails yet.</p> : null}
+      <ul className="space-y-3">
+        {emails.map((e) => (
+          <li key={e.id} className="rounded-md bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900" data-testid="outbox-email">
+            <p className="text-xs text-slate-500">{e.createdAt}</p>
+            <p className="text-sm">
+              To: <span data-testid="outbox-to">{e.to}</span>
+            </p>
+            <p className="font-semibold">{e.subject}</p>
+            <pre className="mt-2 whitespace-pre-wrap text-sm" data-testid="outbox-text">{e.text}</pre>
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
+}

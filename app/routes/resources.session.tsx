@@ -1,0 +1,17 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { getDb } from "~/db/client.server";
+import { touchSession } from "~/services/login-sessions.server";
+import { requireAuth } from "~/utils/auth.server";
+
+/** The inactivity modal's Reset: renew the idle window now. */
+export async function action({ request }: ActionFunctionArgs) {
+  const auth = await requireAuth(request);
+  const idleExpiresAt = await touchSession(await getDb(), auth.sessionId);
+  if (!idleExpiresAt) throw redirect("/auth/login");
+  return { idleExpiresAt: idleExpiresAt.toISOString() };
+}
+
+export async function loader() {
+  throw redirect("/");
+}

@@ -1,0 +1,284 @@
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { users, verificationCodes } from "~/db/schema";
+import { sha256, sixDigitCode } from "~/utils/crypto.server";
+import { passwordProblem } from "~/utils/password-policy";
+import { recordAudit } from "./audit.server";
+import { sendEmail } from "./email.server";
+import { ServiceError } from "./errors.server";
+import { burnPasswordCheck, getPasswordPolicy, hashPassword, verifyPassword } from "./passwords.server";
+import { revokeAllSessions } from "./login-sessions.server";
+import {
+  TOO_MANY_ATTEMPTS,
+  clearRateLimit,
+  codeLimits,
+  hitRateLimit,
+  isRateLimited,
+  loginLimits,
+  type Limit,
+} from "./rate-limit.server";
+import { createTenant } from "./tenants.server";
+
+export const CODE_TTL_MS = 10 * 60_000; // a code is valid 10 minutes
+export const CODE_MAX_ATTEMPTS = 5;
+export const RESEND_COOLDOWN_MS = 60_000;
+
+export const INVALID_LOGIN = "Invalid e-mail or password.";
+
+export type AuthedUser = { id: string; tenantId: string; email: string; name: string };
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [user] = await db
+    .select({
+      id: users.id,
+      tenantId: users.tenantId,
+      email: users.email,
+      name: users.name,
+      passwordHash: users.passwordHash,
+      emailVerifiedAt: users.emailVerifiedAt,
+    })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${normalizeEmail(email)}`);
+  return user ?? null;
+}
+
+function assertPasswordAllowed(password: string, field = "password") {
+  const problem = passwordProblem(getPasswordPolicy(), password);
+  if (problem) throw new ServiceError(problem, 400, field);
+}
+
+/**
+ * Sign-up: a new agency (tenant) with this user as its admin, and a confirmation code by e-mail.
+ * Signing up again with an unconfirmed address updates it and sends a fresh code.
+ */
+export async function signUp(
+  db: Db,
+  input: { agencyName: string; name: string; email: string; password: string },
+  now = new Date(),
+) {
+  assertPasswordAllowed(input.password);
+  const email = normalizeEmail(input.email);
+  const passwordHash = await hashPassword(input.password);
+  const existing = await findUserByEmail(db, email);
+  if (existing?.emailVerifiedAt) {
+    throw new ServiceError("An account with this e-mail already exists. Sign in instead.", 409, "email");
+  }
+  const userId = await db.transaction(async (tx) => {
+    if (existing) {
+      await tx.update(users).set({ name: input.name, passwordHash }).where(eq(users.id, existing.id));
+      return existing.id;
+    }
+    const tenant = await createTenant(tx, { name: input.agencyName }, now);
+    const [user] = await tx
+      .insert(users)
+      .values({ tenantId: tenant.id, email, name: input.name, role: "admin", passwordHash, createdAt: now })
+      .returning({ id: users.id });
+    await recordAudit(tx, { tenantId: tenant.id, actorUserId: user.id, actorEmail: email, action: "user.signed_up" }, now);
+    return user.id;
+  });
+  await issueCode(db, { userId, email, purpose: "signup", force: true }, now);
+  return { userId, email };
+}
+
+/** Send a new code unless one was sent within the cool-down. */
+export async function issueCode(
+  db: Db,
+  input: { userId: string; email: string; purpose: "signup" | "reset"; force?: boolean },
+  now = new Date(),
+) {
+  const [last] = await db
+    .select({ sentAt: verificationCodes.sentAt })
+    .from(verificationCodes)
+    .where(and(eq(verificationCodes.userId, input.userId), eq(verificationCodes.purpose, input.purpose)))
+    .orderBy(desc(verificationCodes.sentAt))
+    .limit(1);
+  const waitMs = last ? RESEND_COOLDOWN_MS - (now.getTime() - last.sentAt.getTime()) : 0;
+  if (!input.force && waitMs > 0) {
+    throw new ServiceError(`Please wait ${Math.ceil(waitMs / 1000)} seconds before asking for a new code.`, 429);
+  }
+  const code = sixDigitCode();
+  await db.transaction(async (tx) => {
+    // Only the newest code works.
+    await tx
+      .update(verificationCodes)
+      .set({ consumedAt: now })
+      .where(
+        and(
+          eq(verificationCodes.userId, input.userId),
+          eq(verificationCodes.purpose, input.purpose),
+          isNull(verificationCodes.consumedAt),
+        ),
+      );
+    await tx.insert(verificationCodes).values({
+      userId: input.userId,
+      purpose: input.purpose,
+      codeHash: sha256(`${input.userId}:${code}`),
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      sentAt: now,
+    });
+  });
+  const subject = input.purpose === "signup" ? "Your Remarket confirmation code" : "Your Remarket password reset code";
+  const purpose = input.purpose === "signup" ? "confirm your e-mail address" : "reset your password";
+  await sendEmail(db, {
+    to: input.email,
+    subject,
+    text: `Your code is ${code}. Enter it to ${purpose}. It is valid for 10 minutes.`,
+  });
+}
+
+/** Check a code: wrong codes count against the code and the rate limits; a right one is used up. */
+async function consumeCode(
+  db: Db,
+  input: { email: string; code: string; purpose: "signup" | "reset"; ip: string },
+  now: Date,
+) {
+  const limits = codeLimits(input.email, input.ip);
+  await assertNotLimited(db, limits, now);
+  const user = await findUserByEmail(db, input.email);
+  const [row] = user
+    ? await db
+        .select({
+          id: verificationCodes.id,
+          codeHash: verificationCodes.codeHash,
+          attempts: verificationCodes.attempts,
+          expiresAt: verificationCodes.expiresAt,
+        })
+        .from(verificationCodes)
+        .where(
+          and(
+            eq(verificationCodes.userId, user.id),
+            eq(verificationCodes.purpose, input.purpose),
+            isNull(verificationCodes.consumedAt),
+          ),
+        )
+        .orderBy(desc(verificationCodes.sentAt))
+        .limit(1)
+    : [];
+  if (!user || !row) throw new ServiceError("This code is not valid. Ask for a new one.", 400, "code");
+  if (row.expiresAt <= now) throw new ServiceError("This code has expired. Ask for a new one.", 400, "code");
+  if (row.attempts >= CODE_MAX_ATTEMPTS) {
+    throw new ServiceError("Too many wrong codes. Ask for a new one.", 400, "code");
+  }
+  if (sha256(`${user.id}:${input.code.trim()}`) !== row.codeHash) {
+    await db
+      .update(verificationCodes)
+      .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+      .where(eq(verificationCodes.id, row.id));
+    for (const limit of limits) await hitRateLimit(db, limit, now);
+    const left = CODE_MAX_ATTEMPTS - row.attempts - 1;
+    throw new ServiceError(
+      left > 0 ? `That code is not right. ${left} ${left === 1 ? "attempt" : "attempts"} left.` : "Too many wrong codes. Ask for a new one.",
+      400,
+      "code",
+    );
+  }
+  // Guarded update: two concurrent submissions of one code cannot both succeed.
+  const used = await db
+    .update(verificationCodes)
+    .set({ consumedAt: now })
+    .where(and(eq(verificationCodes.id, row.id), isNull(verificationCodes.consumedAt)))
+    .returning({ id: verificationCodes.id });
+  if (used.length === 0) throw new ServiceError("This code has already been used.", 400, "code");
+  return user;
+}
+
+/** Confirm sign-up with the e-mailed code; returns the user to sign in. */
+export async function confirmSignUp(
+  db: Db,
+  input: { email: string; code: string; ip: string },
+  now = new Date(),
+): Promise<AuthedUser> {
+  const user = await consumeCode(db, { ...input, purpose: "signup" }, now);
+  await db.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, user.id));
+  return { id: user.id, tenantId: user.tenantId, email: user.email, name: user.name };
+}
+
+export async function resendSignUpCode(db: Db, email: string, now = new Date()) {
+  const user = await findUserByEmail(db, email);
+  // Same answer whether or not the address is waiting for confirmation.
+  if (!user || user.emailVerifiedAt) return;
+  await issueCode(db, { userId: user.id, email: user.email, purpose: "signup" }, now);
+}
+
+export type LoginResult = { status: "ok"; user: AuthedUser } | { status: "unconfirmed"; email: string };
+
+/** Password login, rate-limited per e-mail and client address, one message for every failure. */
+export async function login(
+  db: Db,
+  input: { email: string; password: string; ip: string },
+  now = new Date(),
+): Promise<LoginResult> {
+  const limits = loginLimits(input.email, input.ip);
+  await assertNotLimited(db, limits, now);
+  const user = await findUserByEmail(db, input.email);
+  if (!user) await burnPasswordCheck(input.password);
+  const ok = user ? await verifyPassword(user.passwordHash, input.password) : false;
+  if (!user || !ok) {
+    for (const limit of limits) await hitRateLimit(db, limit, now);
+    throw new ServiceError(INVALID_LOGIN, 400);
+  }
+  await clearRateLimit(db, limits[0].key);
+  if (!user.emailVerifiedAt) {
+    await issueCode(db, { userId: user.id, email: user.email, purpose: "signup" }, now).catch(() => {});
+    return { status: "unconfirmed", email: user.email };
+  }
+  return { status: "ok", user: { id: user.id, tenantId: user.tenantId, email: user.email, name: user.name } };
+}
+
+/** Always succeeds from the outside, so it does not reveal which addresses have accounts. */
+export async function requestPasswordReset(db: Db, email: string, now = new Date()) {
+  const user = await findUserByEmail(db, email);
+  if (!user) return;
+  await issueCode(db, { userId: user.id, email: user.email, purpose: "reset" }, now).catch((error) => {
+    if (!(error instanceof ServiceError)) throw error; // a cool-down is silent
+  });
+}
+
+/** Reset with the e-mailed code; signs the user out everywhere and confirms the address. */
+export async function resetPassword(
+  db: Db,
+  input: { email: string; code: string; password: string; ip: string },
+  now = new Date(),
+) {
+  if (!input.password) throw new ServiceError("New password is required.", 400, "password");
+  assertPasswordAllowed(input.password);
+  const user = await consumeCode(db, { ...input, purpose: "reset" }, now);
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(input.password), emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)` })
+    .where(eq(users.id, user.id));
+  await revokeAllSessions(db, user.id, now);
+  await recordAudit(db, { tenantId: user.tenantId, actorUserId: user.id, action: "user.password_reset" }, now);
+  return { id: user.id, tenantId: user.tenantId, email: user.email, name: user.name };
+}
+
+/** Change password: the current one is required; other sessions are signed out. */
+export async function changePassword(
+  db: Db,
+  input: { userId: string; currentPassword: string; newPassword: string; keepSessionId: string },
+  now = new Date(),
+) {
+  const [user] = await db
+    .select({ id: users.id, tenantId: users.tenantId, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, input.userId));
+  if (!user) throw new ServiceError("User not found.", 404);
+  if (user.passwordHash && !(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    throw new ServiceError("Current password is not right.", 400, "currentPassword");
+  }
+  if (!input.newPassword) throw new ServiceError("New password is required.", 400, "newPassword");
+  assertPasswordAllowed(input.newPassword, "newPassword");
+  await db.update(users).set({ passwordHash: await hashPassword(input.newPassword) }).where(eq(users.id, user.id));
+  await db.execute(
+    sql`update sessions set revoked_at = ${now.toISOString()}::timestamptz where user_id = ${user.id} and id <> ${input.keepSessionId} and revoked_at is null`,
+  );
+  await recordAudit(db, { tenantId: user.tenantId, actorUserId: user.id, action: "user.password_changed" }, now);
+}
+
+async function assertNotLimited(db: Db, limits: Limit[], now: Date) {
+  for (const limit of limits) {
+    if (await isRateLimited(db, limit, now)) throw new ServiceError(TOO_MANY_ATTEMPTS, 429);
+  }
+}

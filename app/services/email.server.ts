@@ -1,0 +1,35 @@
+import { desc } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { outboxEmails } from "~/db/schema";
+import { getEnv } from "~/env.server";
+
+export type Email = { to: string; subject: string; text: string };
+
+let transport: Promise<{ sendMail: (m: Record<string, unknown>) => Promise<unknown> }> | undefined;
+
+/** SMTP when SMTP_URL is set; otherwise the server log and the dev outbox. */
+export async function sendEmail(db: Db, email: Email) {
+  const env = getEnv();
+  if (env.SMTP_URL) {
+    transport ??= import("nodemailer").then((m) => m.default.createTransport(env.SMTP_URL));
+    await (await transport).sendMail({ from: env.MAIL_FROM, ...email });
+    return;
+  }
+  if (env.NODE_ENV !== "test") console.info(`[mail] to=${email.to} subject="${email.subject}"\n${email.text}`);
+  if (env.devOutbox) await db.insert(outboxEmails).values(email);
+}
+
+/** Newest first, for /dev/outbox. */
+export async function listOutbox(db: Db, limit = 50) {
+  return db
+    .select({
+      id: outboxEmails.id,
+      to: outboxEmails.to,
+      subject: outboxEmails.subject,
+      text: outboxEmails.text,
+      createdAt: outboxEmails.createdAt,
+    })
+    .from(outboxEmails)
+    .orderBy(desc(outboxEmails.createdAt))
+    .limit(limit);
+}

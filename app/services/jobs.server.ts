@@ -1,0 +1,230 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "~/db/client.server";
+import { jobs } from "~/db/schema";
+
+export type JobRecord = {
+  id: string;
+  tenantId: string | null;
+  type: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  maxAttempts: number;
+};
+
+export type JobHelpers = {
+  db: Db;
+  /** Record progress the UI can show; also renews the lease. */
+  progress: (progress: Record<string, unknown>) => Promise<void>;
+  signal: AbortSignal;
+};
+
+export type JobHandler = (job: JobRecord, helpers: JobHelpers) => Promise<void>;
+
+const handlers = new Map<string, JobHandler>();
+const recurring = new Map<string, number>();
+
+/** Register the code that runs jobs of `type`. */
+export function registerJobHandler(type: string, handler: JobHandler) {
+  handlers.set(type, handler);
+}
+
+/** Enqueue `type` once per `everyMs` across all instances (the dedupe key is the time slot). */
+export function registerRecurringJob(type: string, everyMs: number) {
+  recurring.set(type, everyMs);
+}
+
+export type EnqueueInput = {
+  type: string;
+  tenantId?: string | null;
+  payload?: Record<string, unknown>;
+  runAt?: Date;
+  maxAttempts?: number;
+  dedupeKey?: string;
+};
+
+/** Add a job; with a dedupe key already taken, nothing is added and null is returned. */
+export async function enqueueJob(db: DbOrTx, input: EnqueueInput) {
+  const [row] = await db
+    .insert(jobs)
+    .values({
+      type: input.type,
+      tenantId: input.tenantId ?? null,
+      payload: input.payload ?? {},
+      runAt: input.runAt ?? new Date(),
+      maxAttempts: input.maxAttempts ?? 5,
+      dedupeKey: input.dedupeKey ?? null,
+    })
+    .onConflictDoNothing({ target: jobs.dedupeKey })
+    .returning({ id: jobs.id });
+  return row?.id ?? null;
+}
+
+type ClaimedRow = {
+  id: string;
+  tenant_id: string | null;
+  type: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+};
+
+/**
+ * Claim the next runnable job: queued and due, or running with an expired lease (its worker
+ * died). SKIP LOCKED lets any number of workers on one PostgreSQL claim without waiting.
+ */
+export async function claimJob(db: Db, workerId: string, leaseMs: number, now = new Date()) {
+  const nowIso = now.toISOString();
+  const leaseIso = new Date(now.getTime() + leaseMs).toISOString();
+  const result = (await db.execute(sql`
+    update jobs set status = 'running', attempts = attempts + 1, lease_until = ${leaseIso}::timestamptz,
+      locked_by = ${workerId}
+    where id = (
+      select id from jobs
+      where (status = 'queued' and run_at <= ${nowIso}::timestamptz)
+         or (status = 'running' and lease_until < ${nowIso}::timestamptz)
+      order by run_at
+      limit 1
+      for update skip locked
+    )
+    returning id, tenant_id, type, payload, attempts, max_attempts`)) as unknown as { rows: ClaimedRow[] };
+  const row = result.rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    type: row.type,
+    payload: row.payload,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+  } satisfies JobRecord;
+}
+
+/** Exponential back-off: 2 s, 4 s, 8 s … capped at 10 minutes. */
+export function retryDelayMs(attempts: number) {
+  return Math.min(2_000 * 2 ** Math.max(0, attempts - 1), 600_000);
+}
+
+export async function completeJob(db: Db, job: JobRecord, workerId: string, now = new Date()) {
+  await db
+    .update(jobs)
+    .set({ status: "succeeded", finishedAt: now, leaseUntil: null, lastError: null })
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)));
+}
+
+/** A failed attempt: retried later with back-off, or failed for good after maxAttempts. */
+export async function failJob(db: Db, job: JobRecord, workerId: string, error: unknown, now = new Date()) {
+  const message = error instanceof Error ? error.message : String(error);
+  const final = job.attempts >= job.maxAttempts || error instanceof PermanentJobError;
+  await db
+    .update(jobs)
+    .set(
+      final
+        ? { status: "failed", finishedAt: now, leaseUntil: null, lastError: message.slice(0, 2000) }
+        : {
+            status: "queued",
+            runAt: new Date(now.getTime() + retryDelayMs(job.attempts)),
+            leaseUntil: null,
+            lastError: message.slice(0, 2000),
+          },
+    )
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)));
+  return final;
+}
+
+/** Throw this from a handler when retrying cannot help (a hostile file, say). */
+export class PermanentJobError extends Error {}
+
+export async function getJob(db: Db, jobId: string) {
+  const [row] = await db
+    .select({
+      id: jobs.id,
+      tenantId: jobs.tenantId,
+      type: jobs.type,
+      status: jobs.status,
+      attempts: jobs.attempts,
+      lastError: jobs.lastError,
+      progress: jobs.progress,
+      runAt: jobs.runAt,
+      finishedAt: jobs.finishedAt,
+    })
+    .from(jobs)
+    .where(eq(jobs.id, jobId));
+  return row ?? null;
+}
+
+export type WorkerOptions = { concurrency?: number; pollMs?: number; leaseMs?: number; workerId?: string };
+
+/** Run jobs until stopped; returns a function that stops after the jobs in hand finish. */
+export function startWorker(db: Db, options: WorkerOptions = {}) {
+  const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const concurrency = options.concurrency ?? 2;
+  const pollMs = options.pollMs ?? 500;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const controller = new AbortController();
+  let running = 0;
+  let stopped = false;
+  const inFlight = new Set<Promise<void>>();
+
+  async function runOne(job: JobRecord) {
+    const handler = handlers.get(job.type);
+    try {
+      if (!handler) throw new PermanentJobError(`No handler for job type ${job.type}`);
+      await handler(job, {
+        db,
+        signal: controller.signal,
+        progress: async (progress) => {
+          await db
+            .update(jobs)
+            .set({ progress, leaseUntil: new Date(Date.now() + leaseMs) })
+            .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)));
+        },
+      });
+      await completeJob(db, job, workerId);
+    } catch (error) {
+      const final = await failJob(db, job, workerId, error);
+      console.error(`[jobs] ${job.type} ${job.id} attempt ${job.attempts} failed${final ? " for good" : ""}:`, error);
+    }
+  }
+
+  async function tick() {
+    if (stopped) return;
+    try {
+      await scheduleRecurring(db);
+      while (!stopped && running < concurrency) {
+        const job = await claimJob(db, workerId, leaseMs);
+        if (!job) break;
+        running++;
+        const p = runOne(job).finally(() => {
+          running--;
+          inFlight.delete(p);
+        });
+        inFlight.add(p);
+      }
+    } catch (error) {
+      console.error("[jobs] poll failed:", error);
+    }
+    if (!stopped) timer = setTimeout(tick, pollMs);
+  }
+
+  let timer: NodeJS.Timeout | undefined = setTimeout(tick, 0);
+  return async function stop() {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await Promise.allSettled([...inFlight]);
+    controller.abort();
+  };
+}
+
+async function scheduleRecurring(db: Db, now = Date.now()) {
+  for (const [type, everyMs] of recurring) {
+    await enqueueJob(db, { type, dedupeKey: `${type}:${Math.floor(now / everyMs)}`, maxAttempts: 1 });
+  }
+}
+
+/** Delete finished jobs older than `maxAgeMs` (they only serve as history). */
+export async function pruneFinishedJobs(db: Db, maxAgeMs: number, now = new Date()) {
+  await db
+    .delete(jobs)
+    .where(and(inArray(jobs.status, ["succeeded", "failed"]), lt(jobs.finishedAt, new Date(now.getTime() - maxAgeMs))));
+}

@@ -1,0 +1,23 @@
+import type { Db } from "~/db/client.server";
+import { getEntitlements } from "./entitlements.server";
+import { getFlags } from "./feature-flags.server";
+import type { SessionUser } from "./login-sessions.server";
+import { isStaffEmail } from "./staff.server";
+
+/**
+ * What every signed-in page's chrome needs (flags, paid state, counts for the header).
+ * Capabilities add their counts here (unread notifications…).
+ */
+export async function getShellData(db: Db, auth: SessionUser) {
+  const [flags, entitlements] = await Promise.all([
+    getFlags(db, auth.tenant.id),
+    getEntitlements(db, auth.tenant.id),
+  ]);
+  return {
+    flags,
+    paid: entitlements.paid,
+    unpaidReason: entitlements.reason ?? null,
+    isStaff: isStaffEmail(auth.user.email),
+    unreadNotifications: 0,
+  };
+}

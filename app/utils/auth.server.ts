@@ -1,0 +1,96 @@
+import { redirect } from "@remix-run/node";
+import { getDb } from "~/db/client.server";
+import { getEnv } from "~/env.server";
+import type { AuthedUser } from "~/services/auth.server";
+import type { TenantContext } from "~/services/context.server";
+import { createLoginSession, resolveSession, revokeSession, type SessionUser } from "~/services/login-sessions.server";
+import { isStaffEmail } from "~/services/staff.server";
+import { getCookies } from "~/sessions.server";
+import { safeRedirect } from "./redirect";
+
+// Root, layout and route loaders of one request share the answer instead of each reading the row.
+const cache = new WeakMap<Request, Promise<SessionUser | null>>();
+
+/** The signed-in user of this request, or null. */
+export function getAuth(request: Request): Promise<SessionUser | null> {
+  let pending = cache.get(request);
+  if (!pending) {
+    pending = readAuth(request);
+    cache.set(request, pending);
+  }
+  return pending;
+}
+
+async function readAuth(request: Request) {
+  const token = await getCookies().sessionCookie.parse(request.headers.get("Cookie"));
+  if (typeof token !== "string" || !token) return null;
+  return resolveSession(await getDb(), token);
+}
+
+/** The signed-in user, or a redirect to /auth/login that comes back here afterwards. */
+export async function requireAuth(request: Request): Promise<SessionUser> {
+  const auth = await getAuth(request);
+  if (auth) return auth;
+  const url = new URL(request.url);
+  const back = `${url.pathname}${url.search}`;
+  const params = back === "/" ? "" : `?${new URLSearchParams({ redirectTo: back })}`;
+  throw redirect(`/auth/login${params}`, { headers: await clearSessionHeaders() });
+}
+
+/** The tenant-scoped context every service call takes. */
+export async function requireTenantContext(request: Request): Promise<TenantContext & { auth: SessionUser }> {
+  const auth = await requireAuth(request);
+  return { db: await getDb(), tenantId: auth.tenant.id, userId: auth.user.id, role: auth.user.role, auth };
+}
+
+export async function requireAdmin(request: Request) {
+  const ctx = await requireTenantContext(request);
+  if (ctx.role !== "admin") throw new Response("Only agency admins can do this.", { status: 403 });
+  return ctx;
+}
+
+/** Internal staff only; everyone else gets the same 404 as a missing page (seed §6). */
+export async function requireStaff(request: Request) {
+  const auth = await requireAuth(request);
+  if (!isStaffEmail(auth.user.email)) throw new Response("Not found", { status: 404 });
+  return auth;
+}
+
+/** Pages for signed-out visitors send signed-in ones home. */
+export async function requireAnonymous(request: Request) {
+  if (await getAuth(request)) throw redirect("/");
+}
+
+/** Sign `user` in with a brand-new session id and go to `redirectTo`. */
+export async function startSession(request: Request, user: AuthedUser, redirectTo: string | null, extraHeaders?: HeadersInit) {
+  const { token } = await createLoginSession(await getDb(), {
+    userId: user.id,
+    tenantId: user.tenantId,
+    userAgent: request.headers.get("User-Agent"),
+  });
+  const headers = new Headers(extraHeaders);
+  headers.append("Set-Cookie", await getCookies().sessionCookie.serialize(token));
+  return redirect(safeRedirect(redirectTo), { headers });
+}
+
+/** Sign out this browser: the session row is revoked and every cookie but the theme is cleared. */
+export async function endSession(request: Request) {
+  const auth = await getAuth(request);
+  if (auth) await revokeSession(await getDb(), auth.sessionId);
+  return clearSessionHeaders();
+}
+
+async function clearSessionHeaders() {
+  const headers = new Headers();
+  headers.append("Set-Cookie", await getCookies().sessionCookie.serialize("", { maxAge: 0 }));
+  return headers;
+}
+
+/** The client address the server recorded (set by server/index.js, never from the client). */
+export function getClientIp(request: Request) {
+  return request.headers.get("x-remarket-client-ip") ?? "unknown";
+}
+
+export function isProduction() {
+  return getEnv().NODE_ENV === "production";
+}

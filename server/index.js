@@ -1,0 +1,150 @@
+// The production server: security headers, compression, access log, static assets, Remix,
+// background workers, graceful shutdown. Plain JavaScript so it runs without a build step.
+import { randomBytes, randomUUID } from "node:crypto";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import compression from "compression";
+import express from "express";
+
+const MODE = process.env.NODE_ENV ?? "production";
+const PORT = Number(process.env.PORT ?? 3000);
+const HOST = process.env.HOST ?? "0.0.0.0";
+const BUILD_DIR = path.resolve(process.env.BUILD_DIR ?? "build");
+const ASSETS_DIR = process.env.BUILD_DIR ? path.join(BUILD_DIR, "assets") : path.resolve("public/build");
+const TRUST_PROXY = process.env.TRUST_PROXY === "true" || process.env.TRUST_PROXY === "1";
+const ACCESS_LOG = process.env.ACCESS_LOG !== "false" && process.env.ACCESS_LOG !== "0";
+const APP_URL = process.env.APP_URL ?? `http://localhost:${PORT}`;
+const HTTPS = APP_URL.startsWith("https://");
+// Sign-in forms redirect to the identity provider, which form-action also governs.
+const FORM_ACTION = ["'self'", ...ssoOrigins()].join(" ");
+
+/** @returns {Promise<import("@remix-run/node").ServerBuild>} */
+async function loadBuild() {
+  return import(pathToFileURL(path.join(BUILD_DIR, "index.js")).href);
+}
+
+const build = await loadBuild();
+const app = express();
+app.disable("x-powered-by");
+if (TRUST_PROXY) app.set("trust proxy", true);
+
+// Request id, client address and access log first, so every later failure is attributable.
+app.use((req, res, next) => {
+  const started = process.hrtime.bigint();
+  const requestId = req.get("x-request-id")?.slice(0, 64) || randomUUID();
+  res.locals.requestId = requestId;
+  res.setHeader("X-Request-Id", requestId);
+  // Services read the client address from this header; overwrite whatever the client sent.
+  req.headers["x-remarket-client-ip"] = req.ip ?? "unknown";
+  if (ACCESS_LOG) {
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const length = res.getHeader("content-length") ?? "-";
+      console.info(`${new Date().toISOString()} ${requestId} ${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms ${length}`);
+    });
+  }
+  next();
+});
+
+app.use((req, res, next) => {
+  const nonce = randomBytes(16).toString("base64");
+  res.locals.cspNonce = nonce;
+  res.setHeader(
+    "Content-Security-Policy",
+    [
+      "default-src 'self'",
+      `script-src 'self' 'nonce-${nonce}'`,
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob:",
+      "font-src 'self' data:",
+      "connect-src 'self'",
+      `form-action ${FORM_ACTION}`,
+      "frame-ancestors 'none'",
+      "base-uri 'self'",
+      "object-src 'none'",
+    ].join("; "),
+  );
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  res.setHeader("X-Frame-Options", "DENY");
+  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+  if (HTTPS) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  next();
+});
+
+// Cross-site request forgery: SameSite=Lax cookies plus a same-origin check on every write.
+// API routes use bearer tokens (no ambient cookies) and webhooks are signed, so they are exempt.
+app.use((req, res, next) => {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+  if (req.path.startsWith("/api/") || req.path.startsWith("/webhooks/")) return next();
+  const source = req.get("origin") ?? req.get("referer");
+  const host = TRUST_PROXY ? (req.get("x-forwarded-host") ?? req.get("host")) : req.get("host");
+  let sameOrigin = false;
+  try {
+    sameOrigin = !!source && source !== "null" && new URL(source).host === host;
+  } catch {
+    sameOrigin = false;
+  }
+  if (!sameOrigin) {
+    res.status(403).type("text/plain").send("Cross-site form submission refused.");
+    return;
+  }
+  next();
+});
+
+app.use(compression());
+app.use("/build", express.static(ASSETS_DIR, { immutable: true, maxAge: "1y" }));
+app.use(express.static("public", { maxAge: "1h", index: false }));
+
+app.all(
+  "*",
+  createRequestHandler({
+    build,
+    mode: MODE,
+    getLoadContext: (_req, res) => ({ requestId: res.locals.requestId, cspNonce: res.locals.cspNonce }),
+  }),
+);
+
+/** @type {{ startBackground?: (o: { worker: boolean }) => Promise<() => Promise<void>> }} */
+const entry = /** @type {any} */ (build.entry.module);
+const stopBackground = entry.startBackground
+  ? await entry.startBackground({ worker: process.env.RUN_WORKER !== "false" && process.env.RUN_WORKER !== "0" })
+  : async () => {};
+
+const server = app.listen(PORT, HOST, () => {
+  console.info(`Remarket listening on ${APP_URL} (port ${PORT}, ${MODE})`);
+});
+
+let shuttingDown = false;
+/** @param {string} signal */
+async function shutdown(signal) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.info(`${signal} received: finishing requests and jobs in hand`);
+  const force = setTimeout(() => process.exit(1), 15_000);
+  force.unref();
+  server.close();
+  server.closeIdleConnections?.();
+  try {
+    await stopBackground();
+  } finally {
+    process.exit(0);
+  }
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
+
+function ssoOrigins() {
+  const ids = (process.env.OIDC_PROVIDERS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const origins = [];
+  for (const id of ids) {
+    const issuer = process.env[`OIDC_${id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_ISSUER`];
+    try {
+      if (issuer) origins.push(new URL(issuer).origin);
+    } catch {
+      // env.server.ts reports a bad issuer at start-up
+    }
+  }
+  return origins;
+}

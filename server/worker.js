@@ -1,0 +1,15 @@
+// `npm run worker`: background jobs only, for scale-out beside web instances on one PostgreSQL.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const BUILD_DIR = path.resolve(process.env.BUILD_DIR ?? "build");
+/** @type {any} */
+const build = await import(pathToFileURL(path.join(BUILD_DIR, "index.js")).href);
+const stop = await build.entry.module.startBackground({ worker: true });
+console.info("Remarket worker running");
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.on(signal, async () => {
+    await stop();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,41 @@
+import { randomUUID } from "node:crypto";
+import { expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+
+export const PASSWORD = "e2e-password-1";
+
+export function uniqueEmail(prefix = "e2e") {
+  return `${prefix}-${randomUUID().slice(0, 8)}@example.test`;
+}
+
+/** Create a tenant and a confirmed user through the services (test-only fixture route). */
+export async function createUser(
+  request: APIRequestContext,
+  input: { email?: string; agencyName?: string; name?: string; role?: "admin" | "staff"; tenantId?: string } = {},
+) {
+  const email = input.email ?? uniqueEmail();
+  const response = await request.post("/api/test-fixtures", {
+    data: { password: PASSWORD, ...input, email },
+  });
+  expect(response.ok()).toBeTruthy();
+  return (await response.json()) as { id: string; tenantId: string; email: string; sessionCookie: string };
+}
+
+/** Sign a browser context in by cookie, skipping the login form. */
+export async function signInByCookie(context: BrowserContext, baseURL: string, sessionCookie: string) {
+  await context.addCookies([{ name: "__session", value: sessionCookie, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
+}
+
+/** The newest 6-digit code mailed to `email`, read from the dev outbox page. */
+export async function readCodeFromOutbox(page: Page, email: string) {
+  const outbox = await page.context().newPage();
+  try {
+    await outbox.goto("/dev/outbox");
+    const mail = outbox.getByTestId("outbox-email").filter({ hasText: email.toLowerCase() }).first();
+    const text = await mail.getByTestId("outbox-text").innerText();
+    const code = text.match(/\b(\d{6})\b/)?.[1];
+    expect(code, `a code mailed to ${email}`).toBeTruthy();
+    return code!;
+  } finally {
+    await outbox.close();
+  }
+}

@@ -122,6 +122,88 @@ CREATE TABLE "rate_limits" (
 	"count" integer NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "carriers" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"name" text NOT NULL,
+	"naic_code" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "customers" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"connection_id" uuid,
+	"source_key" text NOT NULL,
+	"customer_type" text DEFAULT 'personal' NOT NULL,
+	"first_name" text,
+	"last_name" text,
+	"business_name" text,
+	"name" text NOT NULL,
+	"email" text,
+	"phone" text,
+	"address1" text,
+	"address2" text,
+	"city" text,
+	"state" text,
+	"zip" text,
+	"producer" text,
+	"csr" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "employee_accounts" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"connection_id" uuid,
+	"source_key" text NOT NULL,
+	"name" text NOT NULL,
+	"email" text,
+	"role" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "policies" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"customer_id" uuid NOT NULL,
+	"connection_id" uuid,
+	"source_key" text NOT NULL,
+	"policy_number" text NOT NULL,
+	"line_of_business" text NOT NULL,
+	"line_of_business_raw" text,
+	"carrier_id" uuid,
+	"carrier_name" text NOT NULL,
+	"status" text DEFAULT 'active' NOT NULL,
+	"inception_date" date,
+	"effective_date" date NOT NULL,
+	"expiration_date" date NOT NULL,
+	"term_months" integer,
+	"premium" numeric(12, 2),
+	"prior_premium" numeric(12, 2),
+	"renewal_premium" numeric(12, 2),
+	"risk_state" text,
+	"producer" text,
+	"csr" text,
+	"claims_3y" integer,
+	"last_modified_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "notifications" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"user_id" uuid,
+	"kind" text NOT NULL,
+	"title" text NOT NULL,
+	"message" text DEFAULT '' NOT NULL,
+	"file_name" text,
+	"link" text,
+	"read_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "invitations" ADD CONSTRAINT "invitations_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "invitations" ADD CONSTRAINT "invitations_invited_by_users_id_fk" FOREIGN KEY ("invited_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "oauth_identities" ADD CONSTRAINT "oauth_identities_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -133,6 +215,13 @@ ALTER TABLE "audit_events" ADD CONSTRAINT "audit_events_tenant_id_tenants_id_fk"
 ALTER TABLE "audit_events" ADD CONSTRAINT "audit_events_actor_user_id_users_id_fk" FOREIGN KEY ("actor_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "feature_flag_overrides" ADD CONSTRAINT "feature_flag_overrides_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "jobs" ADD CONSTRAINT "jobs_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "customers" ADD CONSTRAINT "customers_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "employee_accounts" ADD CONSTRAINT "employee_accounts_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "policies" ADD CONSTRAINT "policies_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "policies" ADD CONSTRAINT "policies_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "policies" ADD CONSTRAINT "policies_carrier_id_carriers_id_fk" FOREIGN KEY ("carrier_id") REFERENCES "public"."carriers"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "notifications" ADD CONSTRAINT "notifications_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "notifications" ADD CONSTRAINT "notifications_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "invitations_tenant_idx" ON "invitations" USING btree ("tenant_id");--> statement-breakpoint
 CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "users_email_unique" ON "users" USING btree (lower("email"));--> statement-breakpoint
@@ -140,4 +229,13 @@ CREATE INDEX "users_tenant_idx" ON "users" USING btree ("tenant_id");--> stateme
 CREATE INDEX "verification_codes_user_idx" ON "verification_codes" USING btree ("user_id","purpose");--> statement-breakpoint
 CREATE INDEX "audit_events_subject_idx" ON "audit_events" USING btree ("tenant_id","subject_type","subject_id");--> statement-breakpoint
 CREATE INDEX "jobs_ready_idx" ON "jobs" USING btree ("run_at") WHERE "jobs"."status" in ('queued', 'running');--> statement-breakpoint
-CREATE INDEX "jobs_tenant_idx" ON "jobs" USING btree ("tenant_id","type");
+CREATE INDEX "jobs_tenant_idx" ON "jobs" USING btree ("tenant_id","type");--> statement-breakpoint
+CREATE UNIQUE INDEX "carriers_name_unique" ON "carriers" USING btree (lower("name"));--> statement-breakpoint
+CREATE UNIQUE INDEX "customers_source_unique" ON "customers" USING btree ("tenant_id","source_key");--> statement-breakpoint
+CREATE INDEX "customers_tenant_name_idx" ON "customers" USING btree ("tenant_id","name");--> statement-breakpoint
+CREATE INDEX "customers_tenant_email_idx" ON "customers" USING btree ("tenant_id",lower("email"));--> statement-breakpoint
+CREATE UNIQUE INDEX "employee_accounts_source_unique" ON "employee_accounts" USING btree ("tenant_id","source_key");--> statement-breakpoint
+CREATE UNIQUE INDEX "policies_source_unique" ON "policies" USING btree ("tenant_id","source_key");--> statement-breakpoint
+CREATE INDEX "policies_tenant_expiration_idx" ON "policies" USING btree ("tenant_id","expiration_date");--> statement-breakpoint
+CREATE INDEX "policies_customer_idx" ON "policies" USING btree ("customer_id");--> statement-breakpoint
+CREATE INDEX "notifications_tenant_idx" ON "notifications" USING btree ("tenant_id","created_at");

@@ -1,3 +1,5 @@
 // One module per domain; later capabilities add their own file and one export line here.
 export * from "./identity";
 export * from "./platform";
+export * from "./book";
+export * from "./notifications";

@@ -1,0 +1,126 @@
+import { sql } from "drizzle-orm";
+import {
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { tenants } from "./identity";
+
+// The agency's book of business: what imports write and what the forecast and re-marketing read.
+// Dates without a time are ISO strings (yyyy-mm-dd) so no time zone can shift an expiry by a day.
+
+/** The carrier catalogue (major US P&C carriers) shared by all tenants. */
+export const carriers = pgTable(
+  "carriers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    naicCode: text("naic_code"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("carriers_name_unique").on(sql`lower(${t.name})`)],
+);
+
+export const customers = pgTable(
+  "customers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    /** Which connection imported it (null for demo or manual data). */
+    connectionId: uuid("connection_id"),
+    /** The source's own key (client number / lookup code); unique per tenant. */
+    sourceKey: text("source_key").notNull(),
+    customerType: text("customer_type", { enum: ["personal", "commercial"] }).notNull().default("personal"),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    businessName: text("business_name"),
+    /** Display name: business name, or "First Last". */
+    name: text("name").notNull(),
+    email: text("email"),
+    phone: text("phone"),
+    address1: text("address1"),
+    address2: text("address2"),
+    city: text("city"),
+    state: text("state"),
+    zip: text("zip"),
+    producer: text("producer"),
+    csr: text("csr"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("customers_source_unique").on(t.tenantId, t.sourceKey),
+    index("customers_tenant_name_idx").on(t.tenantId, t.name),
+    index("customers_tenant_email_idx").on(t.tenantId, sql`lower(${t.email})`),
+  ],
+);
+
+export const LINES_OF_BUSINESS = ["PAUTO", "HOME", "DFIRE", "UMBRP", "BOP", "CGL", "WC", "CAUTO", "OTHER"] as const;
+export const POLICY_STATUSES = ["active", "renewed", "cancelled", "expired", "quoted", "non_renewed"] as const;
+
+export const policies = pgTable(
+  "policies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    customerId: uuid("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    connectionId: uuid("connection_id"),
+    /** customer key + policy number + effective date (policy numbers repeat across customers). */
+    sourceKey: text("source_key").notNull(),
+    policyNumber: text("policy_number").notNull(),
+    lineOfBusiness: text("line_of_business", { enum: LINES_OF_BUSINESS }).notNull(),
+    lineOfBusinessRaw: text("line_of_business_raw"),
+    carrierId: uuid("carrier_id").references(() => carriers.id, { onDelete: "set null" }),
+    carrierName: text("carrier_name").notNull(),
+    status: text("status", { enum: POLICY_STATUSES }).notNull().default("active"),
+    inceptionDate: date("inception_date", { mode: "string" }),
+    effectiveDate: date("effective_date", { mode: "string" }).notNull(),
+    expirationDate: date("expiration_date", { mode: "string" }).notNull(),
+    termMonths: integer("term_months"),
+    premium: numeric("premium", { precision: 12, scale: 2, mode: "number" }),
+    priorPremium: numeric("prior_premium", { precision: 12, scale: 2, mode: "number" }),
+    renewalPremium: numeric("renewal_premium", { precision: 12, scale: 2, mode: "number" }),
+    riskState: text("risk_state"),
+    producer: text("producer"),
+    csr: text("csr"),
+    claims3y: integer("claims_3y"),
+    lastModifiedAt: timestamp("last_modified_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("policies_source_unique").on(t.tenantId, t.sourceKey),
+    index("policies_tenant_expiration_idx").on(t.tenantId, t.expirationDate),
+    index("policies_customer_idx").on(t.customerId),
+  ],
+);
+
+/** The AMS's people (producers, CSRs) that tasks are assigned to. */
+export const employeeAccounts = pgTable(
+  "employee_accounts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    connectionId: uuid("connection_id"),
+    sourceKey: text("source_key").notNull(),
+    name: text("name").notNull(),
+    email: text("email"),
+    role: text("role"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("employee_accounts_source_unique").on(t.tenantId, t.sourceKey)],
+);

@@ -3,3 +3,4 @@ export * from "./identity";
 export * from "./platform";
 export * from "./book";
 export * from "./notifications";
+export * from "./settings";

@@ -13,6 +13,8 @@ fi
 step() { printf '\n=== %s\n' "$*"; }
 step "typecheck" && npm run -s typecheck
 step "lint" && npm run -s lint
-step "unit and service tests (PGlite)" && npx vitest run
+rm -rf reports
+step "unit and service tests (PGlite)" && VITEST_JSON=reports/vitest-pglite.json npx vitest run
 step "build" && npm run -s build
-step "end-to-end (PGlite)" && npx playwright test
+step "end-to-end (PGlite)" && PLAYWRIGHT_JSON=reports/e2e-pglite.json npx playwright test
+[ -n "${CI:-}" ] || node scripts/summarize-tests.js reports/*.json

@@ -5,6 +5,7 @@ import { getEnv } from "~/env.server";
 import { users } from "~/db/schema";
 import { createLoginSession } from "~/services/login-sessions.server";
 import { hashPassword } from "~/services/passwords.server";
+import { consumeRemarketQuota } from "~/services/quota.server";
 import { createTenant } from "~/services/tenants.server";
 import { getCookies } from "~/sessions.server";
 
@@ -22,10 +23,24 @@ const FixtureSchema = z.object({
   tenantId: z.string().uuid().optional(),
 });
 
+/** Record re-marketing uses through the quota service (until the renewals flow can make them). */
+const ConsumeQuotaSchema = z.object({
+  action: z.literal("consume-quota"),
+  tenantId: z.string().uuid(),
+  count: z.number().int().min(1).max(1000).default(1),
+});
+
 export async function action({ request }: ActionFunctionArgs) {
   if (!getEnv().ENABLE_TEST_FIXTURES) throw new Response("Not found", { status: 404 });
-  const input = FixtureSchema.parse(await request.json());
+  const body = await request.json();
   const db = await getDb();
+  if (body?.action === "consume-quota") {
+    const { tenantId, count } = ConsumeQuotaSchema.parse(body);
+    const results = [];
+    for (let i = 0; i < count; i++) results.push(await db.transaction((tx) => consumeRemarketQuota(tx, tenantId)));
+    return Response.json({ results });
+  }
+  const input = FixtureSchema.parse(body);
   const tenantId = input.tenantId ?? (await createTenant(db, { name: input.agencyName })).id;
   const [user] = await db
     .insert(users)

@@ -11,8 +11,10 @@ const DAY_MS = 86_400_000;
  * guarded UPDATE claims each reminder so two instances never both send it), and mark lapsed
  * trials over (seed trial_period_over).
  */
-export async function runTrialReminders(db: Db, now = new Date()) {
+export async function runTrialReminders(db: Db, now = new Date(), options: { tenantId?: string } = {}) {
   const days = getEnv().TRIAL_REMINDER_DAYS;
+  // Scoping to one tenant lets tests on a shared database leave everyone else's trial alone.
+  const scope = options.tenantId ? eq(billingAccounts.tenantId, options.tenantId) : undefined;
   return db.transaction(async (tx) => {
     const noLiveSubscription = or(
       isNull(billingAccounts.subscriptionStatus),
@@ -28,6 +30,7 @@ export async function runTrialReminders(db: Db, now = new Date()) {
           gt(billingAccounts.trialEndsAt, now),
           lte(billingAccounts.trialEndsAt, new Date(now.getTime() + days * DAY_MS)),
           noLiveSubscription,
+          scope,
         ),
       )
       .returning({ tenantId: billingAccounts.tenantId, trialEndsAt: billingAccounts.trialEndsAt });
@@ -48,7 +51,7 @@ export async function runTrialReminders(db: Db, now = new Date()) {
     const lapsed = await tx
       .update(billingAccounts)
       .set({ trialPeriodOver: true, updatedAt: now })
-      .where(and(eq(billingAccounts.trialPeriodOver, false), lte(billingAccounts.trialEndsAt, now)))
+      .where(and(eq(billingAccounts.trialPeriodOver, false), lte(billingAccounts.trialEndsAt, now), scope))
       .returning({ tenantId: billingAccounts.tenantId });
     return { reminded: due.length, lapsed: lapsed.length };
   });

@@ -141,7 +141,7 @@ describe("Stripe webhooks", () => {
 
   test("payment methods: attach, detach, and a late attach that must not revive the card", async () => {
     const { db, tenant, customer } = await linkedTenant();
-    const card = { id: "pm_card_visa", object: "payment_method", type: "card", customer, card: { brand: "visa", last4: "4242", exp_month: 4, exp_year: 2030 } };
+    const card = { id: `pm_${randomUUID().replace(/-/g, "").slice(0, 14)}`, object: "payment_method", type: "card", customer, card: { brand: "visa", last4: "4242", exp_month: 4, exp_year: 2030 } };
     const attachedEarly = stripeEvent("payment_method.attached", card, 1_780_000_100);
     expect((await deliver(attachedEarly)).body.outcome).toBe("applied");
     let overview = await getBillingOverview({ db, tenantId: tenant.id, userId: "", role: "admin" });

@@ -74,8 +74,9 @@ describe("Stripe mode, SDK pointed at the stand-in", () => {
 
   test("an existing customer is found by e-mail (seed get-payment-customer-id)", async () => {
     const { ctx, user } = await createTestTenant();
-    standIn.addCustomer({ id: "cus_existing_1", email: user.email, name: "Test Admin", metadata: { tenantId: ctx.tenantId } });
-    expect(await ensureStripeCustomer(ctx)).toBe("cus_existing_1");
+    const existing = `cus_existing_${ctx.tenantId.slice(0, 8)}`;
+    standIn.addCustomer({ id: existing, email: user.email, name: "Test Admin", metadata: { tenantId: ctx.tenantId } });
+    expect(await ensureStripeCustomer(ctx)).toBe(existing);
     expect(standIn.requests.some((r) => r.method === "POST" && r.path === "/v1/customers" && r.body.get("email") === user.email)).toBe(false);
   });
 

@@ -12,6 +12,7 @@ import { KNOWN_FLAGS } from "~/services/feature-flags.server";
 import { extendTrial, listStaffAudit, listTenantsWithBilling, setQuotaOverride, setTenantFlag } from "~/services/staff-admin.server";
 import { requireStaff } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
+import { formatLocalDay } from "~/utils/time-zone";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Staff admin | Remarket" }];
@@ -40,7 +41,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tenants: tenants.map((t) => ({
       ...t,
       createdAt: format(t.createdAt, "dd MMM yyyy"),
-      trialEndsAt: t.trialEndsAt ? format(t.trialEndsAt, "dd MMM yyyy") : null,
+      // In the agency's own time zone, as its billing page shows it.
+      trialEndsAt: t.trialEndsAt ? formatLocalDay(t.trialEndsAt, t.timeZone) : null,
     })),
     audit: audit.map((a) => ({ ...a, createdAt: format(a.createdAt, "dd MMM yyyy | HH:mm") })),
   };
@@ -97,7 +99,7 @@ export default function AdminPage() {
     <div className="space-y-8">
       <h1 className="text-2xl font-bold">Staff admin</h1>
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[64rem] text-left text-sm">
+        <table className="w-full min-w-[64rem] text-left text-sm [&_td]:px-2 [&_th]:px-2">
           <thead className="border-b border-slate-200 text-slate-500">
             <tr>
               <th className="py-2">Agency</th>

@@ -16,6 +16,15 @@ export type StaffActor = { userId: string; email: string };
 
 const DAY_MS = 86_400_000;
 
+const STATUS_LABELS = {
+  trialing: "Trial",
+  trial_ended: "Trial ended",
+  active: "Active",
+  past_due: "Past due",
+  canceled: "Canceled",
+  unpaid: "Unpaid",
+} as const;
+
 /** Every tenant with plan, status, trial end, usage, users and (when that table exists) connections. */
 export async function listTenantsWithBilling(db: Db, now = new Date()) {
   const list = await listTenantsForStaff(db);
@@ -46,12 +55,13 @@ export async function listTenantsWithBilling(db: Db, now = new Date()) {
     return {
       ...t,
       plan: live ? (getPlan(account.plan)?.name ?? "Subscription") : "Trial",
-      status: account?.subscriptionStatus ?? (trialRunning ? "trialing" : "trial ended"),
+      status: STATUS_LABELS[account?.subscriptionStatus ?? (trialRunning ? "trialing" : "trial_ended")],
       trialEndsAt: account?.trialEndsAt ?? null,
       quotaOverride: account?.annualQuotaOverride ?? null,
       used,
       quota,
       quotaYear: year,
+      timeZone,
       connections: connections ? (connections.get(t.id) ?? 0) : null,
       flags: flags[i],
     };

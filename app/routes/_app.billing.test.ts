@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { getDb } from "~/db/client.server";
 import { auditEvents, billingAccounts, users } from "~/db/schema";
 import { ensureStripeCustomer } from "~/services/billing.server";
 import { consumeRemarketQuota } from "~/services/quota.server";
@@ -13,6 +14,11 @@ import { loader as usageApi } from "./api.billing-subscription.remarket-usage";
 import { loader as monthlyApi } from "./api.billing-subscription.monthly-usage";
 import { action as portalApi } from "./api.stripe.billing-portal-session";
 import { loader as customerIdApi } from "./api.stripe.get-payment-customer-id";
+
+// Opening the per-worker database can take long on a busy machine: pay it in a hook, not a test.
+beforeAll(async () => {
+  await getDb();
+});
 
 const args = (request: Request) => ({ request, params: {}, context: {} });
 

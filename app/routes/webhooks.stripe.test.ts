@@ -2,12 +2,18 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { getDb } from "~/db/client.server";
 import { billingAccounts, notifications, stripeEvents } from "~/db/schema";
 import { getEntitlements } from "~/services/entitlements.server";
 import { getBillingOverview } from "~/services/billing.server";
 import { withEnv } from "../../tests/support/env";
 import { createTestTenant } from "../../tests/support/factories";
 import { action } from "./webhooks.stripe";
+
+// Opening the per-worker database can take long on a busy machine: pay it in a hook, not a test.
+beforeAll(async () => {
+  await getDb();
+});
 
 const SECRET = "whsec_test_remarket_webhooks";
 let restore: () => void;

@@ -1,9 +1,14 @@
 import { and, eq } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "~/db/client.server";
 import { billingAccounts, notifications } from "~/db/schema";
 import { runTrialReminders } from "./billing-jobs.server";
 import { createTenant } from "./tenants.server";
+
+// Opening the per-worker database can take long on a busy machine: pay it in a hook, not a test.
+beforeAll(async () => {
+  await getDb();
+});
 
 const DAY = 86_400_000;
 

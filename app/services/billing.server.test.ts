@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { getDb } from "~/db/client.server";
 import { auditEvents, billingAccounts } from "~/db/schema";
 import { withEnv } from "../../tests/support/env";
 import { createTestTenant } from "../../tests/support/factories";
@@ -8,6 +9,11 @@ import { applySubscriptionSnapshot } from "./billing-account.server";
 import { changePlan, ensureStripeCustomer, getBillingOverview, openBillingPortal, startAddPaymentMethod } from "./billing.server";
 import { isServiceError } from "./errors.server";
 import { getRemarketAllowance } from "./quota.server";
+
+// Opening the per-worker database can take long on a busy machine: pay it in a hook, not a test.
+beforeAll(async () => {
+  await getDb();
+});
 
 describe("local mode (no STRIPE_SECRET_KEY)", () => {
   let restore: () => void;

@@ -1,9 +1,15 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
+import { getDb } from "~/db/client.server";
 import { billingAccounts } from "~/db/schema";
 import { createTestTenant } from "../../tests/support/factories";
 import type { SubscriptionState } from "./billing-account.server";
 import { derivePaid, getEntitlements, graceStatus } from "./entitlements.server";
+
+// Opening the per-worker database can take long on a busy machine: pay it in a hook, not a test.
+beforeAll(async () => {
+  await getDb();
+});
 
 const DAY = 86_400_000;
 const now = new Date("2026-06-15T12:00:00Z");

@@ -1,10 +1,15 @@
 import { and, eq } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "~/db/client.server";
 import { billingAccounts, notifications, remarketUsage, remarketUsageEvents } from "~/db/schema";
 import { consumeRemarketQuota, getRemarketAllowance } from "./quota.server";
 import { createTenant } from "./tenants.server";
 import { getMonthlyUsage, getRemarketUsage } from "./usage.server";
+
+// Opening the per-worker database can take long on a busy machine: pay it in a hook, not a test.
+beforeAll(async () => {
+  await getDb();
+});
 
 async function tenantAt(createdAt: Date, timeZone = "America/New_York", quota?: number) {
   const db = await getDb();

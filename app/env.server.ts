@@ -45,6 +45,22 @@ const EnvSchema = z.object({
   RUN_WORKER: bool(true),
   DEMO_TTL_HOURS: z.coerce.number().positive().default(24),
   ENABLE_TEST_FIXTURES: bool(false),
+  // Billing: without STRIPE_SECRET_KEY billing runs locally (trial, plan and quota in the database).
+  TRIAL_DAYS: z.coerce.number().int().min(0).default(14),
+  TRIAL_ANNUAL_QUOTA: z.coerce.number().int().min(0).default(25),
+  /** Seed grace-period-status: days a past-due subscription keeps working. */
+  GRACE_PERIOD_DAYS: z.coerce.number().int().min(0).default(7),
+  TRIAL_REMINDER_DAYS: z.coerce.number().int().min(1).default(3),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Only for tests and proxies: where the Stripe SDK sends its requests. */
+  STRIPE_API_HOST: z.string().optional(),
+  STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  STRIPE_API_PROTOCOL: z.enum(["http", "https"]).optional(),
+  /** Optional Stripe price ids; without them Checkout prices the plan inline. */
+  STRIPE_PRICE_STARTER: z.string().optional(),
+  STRIPE_PRICE_GROWTH: z.string().optional(),
+  STRIPE_PRICE_AGENCY: z.string().optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema> & {

@@ -1,4 +1,5 @@
 import { getEnv } from "~/env.server";
+import { runTrialReminders } from "~/services/billing-jobs.server";
 import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/jobs.server";
 import { deleteExpiredDemoTenants } from "~/services/tenants.server";
 
@@ -19,4 +20,10 @@ export function registerJobs() {
     await pruneFinishedJobs(db, 7 * 24 * 3_600_000);
   });
   registerRecurringJob("jobs.prune", 24 * 3_600_000);
+
+  // Billing: "trial ending in 3 days" notifications and lapsed trials.
+  registerJobHandler("billing.trial-reminders", async (_job, { db }) => {
+    await runTrialReminders(db);
+  });
+  registerRecurringJob("billing.trial-reminders", 60 * 60_000);
 }

@@ -6,7 +6,7 @@ import { auditEvents, billingAccounts, users } from "~/db/schema";
 import { ensureStripeCustomer } from "~/services/billing.server";
 import { consumeRemarketQuota } from "~/services/quota.server";
 import { withEnv } from "../../tests/support/env";
-import { createTestTenant, makeRequest, sessionCookieFor } from "../../tests/support/factories";
+import { bearerFor, createTestTenant, makeRequest, sessionCookieFor } from "../../tests/support/factories";
 import { startStripeStandIn, stripeEnvFor, type StripeStandIn } from "../../tests/support/stripe-stand-in";
 import { action as adminAction, loader as adminLoader } from "./_app.admin";
 import { action as billingAction, loader as billingLoader } from "./_app.billing";
@@ -37,7 +37,7 @@ const statusOf = (result: unknown) =>
 
 async function signedIn(role: "admin" | "staff" = "admin") {
   const t = await createTestTenant({ role });
-  return { ...t, cookie: await sessionCookieFor(t.user) };
+  return { ...t, cookie: await sessionCookieFor(t.user), bearer: await bearerFor(t.user) };
 }
 
 async function trialEnd(db: Awaited<ReturnType<typeof createTestTenant>>["db"], tenantId: string) {
@@ -84,13 +84,13 @@ describe("/billing in local mode", () => {
   });
 
   test("the billing flag gates the usage query", async () => {
-    const { cookie, ctx } = await signedIn();
+    const { cookie, bearer, ctx } = await signedIn();
     const { setFlagOverride } = await import("~/services/feature-flags.server");
     await setFlagOverride(ctx.db, ctx.tenantId, "billing", false);
     const page = (await billingLoader(args(makeRequest("/billing", { cookie })))) as Awaited<ReturnType<typeof billingLoader>>;
     expect(page.usage).toBeNull();
     expect(page.monthly).toBeNull();
-    expect(statusOf(await usageApi(args(makeRequest("/api/billing-subscription/remarket-usage", { cookie }))))).toBe(404);
+    expect(statusOf(await usageApi(args(makeRequest("/api/billing-subscription/remarket-usage", { headers: { Authorization: bearer } }))))).toBe(404);
   });
 });
 
@@ -115,17 +115,17 @@ describe("tenant isolation", () => {
     });
 
     // The usage APIs answer for the session's tenant, whatever id is passed.
-    const usage = (await usageApi(args(makeRequest(`/api/billing-subscription/remarket-usage?tenantId=${b.ctx.tenantId}`, { cookie: a.cookie })))) as Response;
+    const usage = (await usageApi(args(makeRequest(`/api/billing-subscription/remarket-usage?tenantId=${b.ctx.tenantId}`, { headers: { Authorization: a.bearer } })))) as Response;
     expect((await usage.json()).data.remarketQuota).toMatchObject({ currentYearUsage: 0, annual_quota: 25 });
-    const monthly = (await monthlyApi(args(makeRequest(`/api/billing-subscription/monthly-usage?tenantId=${b.ctx.tenantId}`, { cookie: a.cookie })))) as Response;
+    const monthly = (await monthlyApi(args(makeRequest(`/api/billing-subscription/monthly-usage?tenantId=${b.ctx.tenantId}`, { headers: { Authorization: a.bearer } })))) as Response;
     expect((await monthly.json()).data.total).toBe(0);
 
     // B's Stripe customer: no portal session and no lookup by B's e-mail.
-    const portal = (await portalApi(args(makeRequest(`/api/stripe/billing-portal-session?customer_id=${customerOfB}`, { cookie: a.cookie, method: "POST" })))) as Response;
+    const portal = (await portalApi(args(makeRequest(`/api/stripe/billing-portal-session?customer_id=${customerOfB}`, { headers: { Authorization: a.bearer }, method: "POST" })))) as Response;
     expect(portal.status).toBe(404);
-    const lookup = (await customerIdApi(args(makeRequest(`/api/stripe/get-payment-customer-id?email=${encodeURIComponent(b.user.email)}`, { cookie: a.cookie })))) as Response;
+    const lookup = (await customerIdApi(args(makeRequest(`/api/stripe/get-payment-customer-id?email=${encodeURIComponent(b.user.email)}`, { headers: { Authorization: a.bearer } })))) as Response;
     expect(lookup.status).toBe(404);
-    const ownLookup = (await customerIdApi(args(makeRequest(`/api/stripe/get-payment-customer-id?email=${encodeURIComponent(b.user.email)}`, { cookie: b.cookie })))) as Response;
+    const ownLookup = (await customerIdApi(args(makeRequest(`/api/stripe/get-payment-customer-id?email=${encodeURIComponent(b.user.email)}`, { headers: { Authorization: b.bearer } })))) as Response;
     expect((await ownLookup.json()).data.customerId).toBe(customerOfB);
 
     // The staff admin (trial, quota, flags by tenant id) is a 404 for a tenant admin.

@@ -2,7 +2,7 @@ import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { z } from "zod";
 import { SubscriptionCard } from "~/components/billing/subscription-card";
@@ -160,24 +160,23 @@ function BillingActions({ overview }: { overview: ReturnType<typeof useLoaderDat
 }
 
 type Usage = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["usage"]>;
-type UsageApi = { data: { remarketQuota: { annual_quota: number; currentYearUsage: number; quotaYear: number } } };
 
 function UsageSection({ initial }: { initial: Usage }) {
-  const fetcher = useFetcher<UsageApi>();
-  const { load } = fetcher;
+  // Seed §9: usage goes stale and is re-read every 600 000 ms while the page stays open.
+  // Revalidating re-runs this page's loader (session cookie), so the API can stay bearer-only.
+  const { revalidate } = useRevalidator();
   useEffect(() => {
-    const timer = setInterval(() => load("/api/billing-subscription/remarket-usage"), USAGE_REFRESH_MS);
+    const timer = setInterval(revalidate, USAGE_REFRESH_MS);
     return () => clearInterval(timer);
-  }, [load]);
-  const fresh = fetcher.data?.data?.remarketQuota;
-  const used = fresh?.currentYearUsage ?? initial.currentYearUsage;
-  const quota = fresh?.annual_quota ?? initial.annualQuota;
+  }, [revalidate]);
+  const used = initial.currentYearUsage;
+  const quota = initial.annualQuota;
   return (
     <section aria-labelledby="usage-title" className="space-y-3 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
       <h2 id="usage-title" className="text-lg font-semibold">
         Re-marketing quota
       </h2>
-      <UsageMeter used={used} quota={quota} quotaYear={fresh?.quotaYear ?? initial.quotaYear} />
+      <UsageMeter used={used} quota={quota} quotaYear={initial.quotaYear} />
     </section>
   );
 }

@@ -1,4 +1,6 @@
 import { getEnv } from "~/env.server";
+import { processFileJob } from "~/services/file-processing.server";
+import { FILE_JOB } from "~/services/files.server";
 import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/jobs.server";
 import { deleteExpiredDemoTenants } from "~/services/tenants.server";
 
@@ -19,4 +21,7 @@ export function registerJobs() {
     await pruneFinishedJobs(db, 7 * 24 * 3_600_000);
   });
   registerRecurringJob("jobs.prune", 24 * 3_600_000);
+
+  // Uploaded files: EDA report for CSV/XLS/XLSX, metadata for PDF/Word (retried with back-off).
+  registerJobHandler(FILE_JOB, processFileJob);
 }

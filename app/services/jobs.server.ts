@@ -100,6 +100,14 @@ export async function claimJob(db: Db, workerId: string, leaseMs: number, now = 
   } satisfies JobRecord;
 }
 
+/** Push a running job's lease forward (only while this worker still holds it). */
+export async function renewLease(db: Db, jobId: string, workerId: string, leaseMs: number, now = new Date()) {
+  await db
+    .update(jobs)
+    .set({ leaseUntil: new Date(now.getTime() + leaseMs) })
+    .where(and(eq(jobs.id, jobId), eq(jobs.lockedBy, workerId), eq(jobs.status, "running")));
+}
+
 /** Exponential back-off: 2 s, 4 s, 8 s … capped at 10 minutes. */
 export function retryDelayMs(attempts: number) {
   return Math.min(2_000 * 2 ** Math.max(0, attempts - 1), 600_000);
@@ -168,6 +176,11 @@ export function startWorker(db: Db, options: WorkerOptions = {}) {
 
   async function runOne(job: JobRecord) {
     const handler = handlers.get(job.type);
+    // A long job keeps its lease while this process lives; after a crash the lease runs out
+    // and another worker reclaims the job.
+    const heartbeat = setInterval(() => {
+      renewLease(db, job.id, workerId, leaseMs).catch((error) => console.error("[jobs] lease renewal failed:", error));
+    }, Math.max(100, Math.floor(leaseMs / 3)));
     try {
       if (!handler) throw new PermanentJobError(`No handler for job type ${job.type}`);
       await handler(job, {
@@ -184,6 +197,8 @@ export function startWorker(db: Db, options: WorkerOptions = {}) {
     } catch (error) {
       const final = await failJob(db, job, workerId, error);
       console.error(`[jobs] ${job.type} ${job.id} attempt ${job.attempts} failed${final ? " for good" : ""}:`, error);
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 

@@ -25,6 +25,7 @@ const MISSING = new Set(["na", "n/a", "null", "none", "nan", "-", "--", "#n/a", 
 const BOOLEANS = new Set(["true", "false", "yes", "no"]);
 
 const INT_RE = /^[+-]?(?:0|[1-9]\d*)$/;
+const ZERO_PADDED_RE = /^0\d+$/;
 const GROUPED_INT_RE = /^[+-]?[1-9]\d{0,2}(?:,\d{3})+$/;
 const NUM_RE = /^[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?$/;
 const GROUPED_NUM_RE = /^[+-]?\d{1,3}(?:,\d{3})+\.\d+$/;
@@ -101,6 +102,8 @@ export function classify(raw: string, order: DateOrder = "auto"): number {
       parsedNumber = Number(s);
       return K_INTEGER;
     }
+    // Zero-padded digits are codes (ZIP codes, account numbers), not quantities.
+    if (c === 48 && ZERO_PADDED_RE.test(s)) return K_TEXT;
     if (NUM_RE.test(s)) {
       parsedNumber = Number(s);
       return K_NUMBER;

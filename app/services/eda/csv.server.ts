@@ -46,13 +46,17 @@ async function profileOnce(source: Readable, options: TableOptions, configured: 
   if (head.length === 0) throw new UnreadableFileError("The file is empty");
   const { encoding, bomLength, note } = detectEncoding(head, configured);
   const sample = new TextDecoder(encoding === "iso-8859-1" ? "latin1" : encoding).decode(head.subarray(bomLength));
-  const delimiter = options.delimiter === "auto" ? sniffDelimiter(sample) : options.delimiter;
+  // Sniff from the header row on: report preambles above it have no delimiters.
+  const fromHeader = sample.split("\n").slice(Math.max(0, options.headerRow - 1)).join("\n");
+  const delimiter = options.delimiter === "auto" ? sniffDelimiter(fromHeader) : options.delimiter;
 
   const profiler = new SheetProfiler(options.name, { maxColumns: options.maxColumns, dateOrder: options.dateOrder });
   const parser = parse({
     delimiter,
-    relax_quotes: true,
-    relax_column_count: false,
+    // Strict quoting (a stray quote fails the file with a reason); the column count is
+    // checked below, in order, so "too many columns" wins over "ragged" for a hostile header.
+    relax_quotes: false,
+    relax_column_count: true,
     skip_empty_lines: true,
     max_record_size: options.maxRowBytes,
     from_line: Math.max(1, options.headerRow),
@@ -71,6 +75,12 @@ async function profileOnce(source: Readable, options: TableOptions, configured: 
           profiler.setHeader(record);
         } else {
           if (expected === 0) expected = record.length;
+          if (record.length !== expected) {
+            const row = profiler.rowCount + 1;
+            throw new UnreadableFileError(
+              `Ragged rows: data row ${row.toLocaleString("en-US")} has ${record.length.toLocaleString("en-US")} fields where ${expected.toLocaleString("en-US")} were expected`,
+            );
+          }
           profiler.addRow(record);
           if (options.onProgress && profiler.rowCount % PROGRESS_EVERY === 0) options.onProgress(profiler.rowCount);
         }
@@ -84,26 +94,23 @@ async function profileOnce(source: Readable, options: TableOptions, configured: 
   try {
     await pipeline(stream, decode, parser, sink, { signal: options.signal });
   } catch (error) {
-    throw describeCsvError(error, expected);
+    throw describeCsvError(error);
   }
   const sheet = profiler.finish();
   return { sheet, encoding, delimiter, notes: note ? [note] : [] };
 }
 
-function describeCsvError(error: unknown, expected: number) {
+function describeCsvError(error: unknown) {
   if (error instanceof UnreadableFileError) return error;
   if (error instanceof ProfileLimitError) return new UnreadableFileError(error.message);
   if (error instanceof CsvError) {
     const line = (error as unknown as { lines?: number }).lines;
     const at = line ? ` (line ${line.toLocaleString("en-US")})` : "";
     switch (error.code as string) {
-      case "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH": {
-        const got = (error as unknown as { record?: unknown[] }).record?.length;
-        return new UnreadableFileError(`Ragged rows: a row has ${got ?? "a different number of"} fields where ${expected} were expected${at}`);
-      }
       case "CSV_INVALID_CLOSING_QUOTE":
       case "CSV_QUOTE_NOT_CLOSED":
       case "CSV_INVALID_OPENING_QUOTE":
+      case "INVALID_OPENING_QUOTE":
       case "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE":
         return new UnreadableFileError(`Bad quoting: ${quotingDetail(error.code)}${at}`);
       case "CSV_MAX_RECORD_SIZE":
@@ -117,7 +124,7 @@ function describeCsvError(error: unknown, expected: number) {
 
 function quotingDetail(code: string) {
   if (code === "CSV_QUOTE_NOT_CLOSED") return "a quoted value is never closed";
-  if (code === "CSV_INVALID_OPENING_QUOTE") return "a quote opens in the middle of a value";
+  if (code.endsWith("INVALID_OPENING_QUOTE")) return "a quote opens in the middle of a value";
   return "text follows a closing quote";
 }
 

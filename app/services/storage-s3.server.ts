@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -102,7 +103,7 @@ export class S3FileStorage implements FileStorage {
     const result = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
     const body = result.Body;
     if (!body) throw new Error(`No body for ${key}`);
-    return body instanceof Readable ? body : Readable.fromWeb(body as unknown as import("node:stream/web").ReadableStream);
+    return body instanceof Readable ? body : Readable.fromWeb(body as unknown as WebReadableStream);
   }
 
   async size(key: string) {

@@ -1,4 +1,4 @@
-import { Readable, Writable } from "node:stream";
+import { Writable, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CsvError, parse } from "csv-parse";
 import type { DateOrder } from "./classify";

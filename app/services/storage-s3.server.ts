@@ -86,7 +86,7 @@ export class S3FileStorage implements FileStorage {
       } else {
         await this.client.send(new PutObjectCommand({ Bucket, Key: temp, Body: Buffer.concat(pending) }));
       }
-      await this.client.send(new CopyObjectCommand({ Bucket, Key: key, CopySource: `${Bucket}/${encodeURIComponent(temp)}` }));
+      await this.client.send(new CopyObjectCommand({ Bucket, Key: key, CopySource: `${Bucket}/${temp.split("/").map(encodeURIComponent).join("/")}` }));
       await this.client.send(new DeleteObjectCommand({ Bucket, Key: temp }));
       return { bytes };
     } catch (error) {

@@ -26,7 +26,7 @@ async function signedIn(role: "admin" | "staff" = "admin") {
   return { ...t, cookie: await sessionCookieFor(t.user) };
 }
 
-function uploadRequest(cookie: string, name: string, content: string | Uint8Array, domain = "policies") {
+function uploadRequest(cookie: string, name: string, content: string | Uint8Array<ArrayBuffer>, domain = "policies") {
   const form = new FormData();
   form.append("domain", domain);
   form.append("file", new File([content], name));

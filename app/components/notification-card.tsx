@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { FormToken } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/utils/cn";
+import { useHydrated } from "~/utils/use-hydrated";
 
 export type NotificationItem = {
   id: string;
@@ -28,6 +29,7 @@ export function NotificationCard({ notification: n, redirectTo }: { notification
   const fetcher = useFetcher<{ ok: boolean }>();
   const revalidator = useRevalidator();
   const [phase, setPhase] = useState<"shown" | "fading" | "gone">("shown");
+  const hydrated = useHydrated();
 
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data) return;
@@ -80,7 +82,8 @@ export function NotificationCard({ notification: n, redirectTo }: { notification
           <FormToken />
           <input type="hidden" name="intent" value="read" />
           <input type="hidden" name="id" value={n.id} />
-          <input type="hidden" name="via" value="fetcher" />
+          {/* Only once hydrated: without JavaScript the same form is a plain POST that redirects back. */}
+          {hydrated ? <input type="hidden" name="via" value="fetcher" /> : null}
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <Button type="submit" variant="secondary" pending={fetcher.state !== "idle"} disabled={phase !== "shown"}>
             Mark as read

@@ -8,7 +8,8 @@ import { Notice } from "~/components/ui/alert-pill";
 import { getEnv } from "~/env.server";
 import { isServiceError } from "~/services/errors.server";
 import { signFileLink } from "~/services/file-links.server";
-import { ACTIVE_STATUSES, getFileDetail, requireFile } from "~/services/files.server";
+import { getFileDetail, requireFile } from "~/services/files.server";
+import { ACTIVE_STATUSES } from "~/utils/file-status";
 import { requireTenantContext } from "~/utils/auth.server";
 import { getTimeZone } from "~/utils/client-hints.server";
 import { formatBytes, formatCardDate } from "~/utils/date-time";
@@ -76,7 +77,7 @@ export default function FileDetailPage() {
   const { file, history, job, hasReport, linkMinutes } = useLoaderData<typeof loader>();
   const link = useActionData<typeof action>();
   const revalidator = useRevalidator();
-  const active = (ACTIVE_STATUSES as readonly string[]).includes(file.status);
+  const active = ACTIVE_STATUSES.includes(file.status);
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(() => revalidator.state === "idle" && revalidator.revalidate(), 1500);

@@ -6,9 +6,10 @@ import { FileStatusPill } from "~/components/file-status";
 import { FileUploadForm } from "~/components/file-upload-form";
 import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
-import { FILE_DOMAINS, FILE_STATUSES } from "~/db/schema";
+import { DOMAIN_LABELS, FILE_DOMAINS, FILE_STATUSES } from "~/utils/file-options";
 import { getEnv } from "~/env.server";
-import { ACTIVE_STATUSES, FILES_PAGE_SIZE, listFiles } from "~/services/files.server";
+import { FILES_PAGE_SIZE, listFiles } from "~/services/files.server";
+import { ACTIVE_STATUSES } from "~/utils/file-status";
 import { requireTenantContext } from "~/utils/auth.server";
 import { getTimeZone } from "~/utils/client-hints.server";
 import { formatBytes, formatCardDate } from "~/utils/date-time";
@@ -24,12 +25,6 @@ const FiltersSchema = z.object({
   sort: z.enum(["newest", "oldest"]).catch("newest"),
 });
 
-const DOMAIN_LABELS: Record<(typeof FILE_DOMAINS)[number], string> = {
-  customers: "Customers",
-  policies: "Policies",
-  carriers: "Carriers",
-  other: "Other",
-};
 
 export const meta: MetaFunction = () => [{ title: "Files | Remarket" }];
 
@@ -72,7 +67,7 @@ export default function FilesPage() {
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const revalidator = useRevalidator();
-  const active = files.some((f) => (ACTIVE_STATUSES as readonly string[]).includes(f.status));
+  const active = files.some((f) => ACTIVE_STATUSES.includes(f.status));
 
   // With JavaScript the list follows processing by itself; without, a refresh shows it.
   useEffect(() => {
@@ -166,7 +161,7 @@ export default function FilesPage() {
                         </span>
                       ) : null}
                     </td>
-                    <td className="px-4 py-2 uppercase">{f.extension}</td>
+                    <td className="px-4 py-2">{f.extension.toUpperCase()}</td>
                     <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums">{f.size}</td>
                     <td className="px-4 py-2">{f.domain}</td>
                     <td className="px-4 py-2">{f.uploadedBy}</td>

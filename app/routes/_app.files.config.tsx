@@ -5,7 +5,8 @@ import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { PostForm } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField } from "~/components/ui/field";
-import { DATE_FORMATS, DELIMITERS, DomainConfigSchema, ENCODINGS, listDomainConfigs, saveDomainConfig, type DomainConfig } from "~/services/file-config.server";
+import { listDomainConfigs, saveDomainConfig } from "~/services/file-config.server";
+import { DATE_FORMATS, DELIMITERS, DELIMITER_LABELS, DomainConfigSchema, ENCODINGS, type DomainConfig } from "~/utils/file-options";
 import { requireTenantContext } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
@@ -13,7 +14,6 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "File parse settings | Remarket" }];
 
-const DELIMITER_LABELS: Record<(typeof DELIMITERS)[number], string> = { auto: "Detect", ",": "Comma (,)", ";": "Semicolon (;)", "\t": "Tab", "|": "Pipe (|)" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request);

@@ -1,22 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
 import type { DbOrTx } from "~/db/client.server";
-import { FILE_DOMAINS, fileDomainConfigs, type FileDomain } from "~/db/schema";
+import { fileDomainConfigs } from "~/db/schema";
+import { FILE_DOMAINS, type DomainConfig, type FileDomain } from "~/utils/file-options";
+
+export { DomainConfigSchema, type DomainConfig } from "~/utils/file-options";
 import { clock, type TenantContext } from "./context.server";
 import { ServiceError } from "./errors.server";
 
-export const DELIMITERS = ["auto", ",", ";", "\t", "|"] as const;
-export const DATE_FORMATS = ["auto", "MM/dd/yyyy", "dd/MM/yyyy", "yyyy-MM-dd"] as const;
-export const ENCODINGS = ["auto", "utf-8", "utf-16le", "windows-1252", "iso-8859-1"] as const;
-
-export const DomainConfigSchema = z.object({
-  domain: z.enum(FILE_DOMAINS),
-  delimiter: z.enum(DELIMITERS),
-  headerRow: z.coerce.number().int("Header row must be a whole number.").min(0, "Header row must be 0 or more.").max(1000, "Header row must be at most 1000."),
-  dateFormat: z.enum(DATE_FORMATS),
-  encoding: z.enum(ENCODINGS),
-});
-export type DomainConfig = z.infer<typeof DomainConfigSchema>;
 
 export function defaultDomainConfig(domain: FileDomain): DomainConfig {
   return { domain, delimiter: "auto", headerRow: 1, dateFormat: "auto", encoding: "auto" };

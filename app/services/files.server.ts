@@ -19,8 +19,6 @@ import { getStorage } from "./storage.server";
 
 export const FILES_PAGE_SIZE = 10;
 export const FILE_JOB = "file.process";
-/** Statuses still moving: pages showing them refresh themselves (with JavaScript). */
-export const ACTIVE_STATUSES: readonly FileStatus[] = ["Uploaded", "Progress", "Processed"];
 
 /** Where a new upload's bytes go: generated, never derived from the user's file name. */
 export function newStorageKey(tenantId: string, ext: FileExtension) {

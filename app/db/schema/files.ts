@@ -2,18 +2,10 @@ import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uu
 import type { EdaReport } from "~/services/eda/types";
 import { tenants, users } from "./identity";
 import { jobs } from "./platform";
+import { DATE_FORMATS, DELIMITERS, ENCODINGS, FILE_DOMAINS, FILE_EXTENSIONS, FILE_STATUSES } from "../../utils/file-options";
 
-/** Seed §3 processing statuses, in life-cycle order (Completed is the seed's alias of Ready). */
-export const FILE_STATUSES = ["Uploaded", "Progress", "Processed", "Ready", "Failed"] as const;
-export type FileStatus = (typeof FILE_STATUSES)[number];
-
-/** The seed's per-domain files and configuration (files/domain, files/config). */
-export const FILE_DOMAINS = ["customers", "policies", "carriers", "other"] as const;
-export type FileDomain = (typeof FILE_DOMAINS)[number];
-
-/** Seed §3 file type extensions. */
-export const FILE_EXTENSIONS = ["csv", "xls", "xlsx", "pdf", "doc", "docx"] as const;
-export type FileExtension = (typeof FILE_EXTENSIONS)[number];
+export { FILE_DOMAINS, FILE_EXTENSIONS, FILE_STATUSES } from "../../utils/file-options";
+export type { FileDomain, FileExtension, FileStatus } from "../../utils/file-options";
 
 export type FileMetadata = {
   pages?: number | null;
@@ -90,13 +82,13 @@ export const fileDomainConfigs = pgTable(
       .notNull()
       .references(() => tenants.id, { onDelete: "cascade" }),
     domain: text("domain", { enum: FILE_DOMAINS }).notNull(),
-    delimiter: text("delimiter", { enum: ["auto", ",", ";", "\t", "|"] }).notNull().default("auto"),
+    delimiter: text("delimiter", { enum: DELIMITERS }).notNull().default("auto"),
     /** 1-based row holding the column names; rows above it are skipped. 0: no header row. */
     headerRow: integer("header_row").notNull().default(1),
-    dateFormat: text("date_format", { enum: ["auto", "MM/dd/yyyy", "dd/MM/yyyy", "yyyy-MM-dd"] })
+    dateFormat: text("date_format", { enum: DATE_FORMATS })
       .notNull()
       .default("auto"),
-    encoding: text("encoding", { enum: ["auto", "utf-8", "utf-16le", "windows-1252", "iso-8859-1"] })
+    encoding: text("encoding", { enum: ENCODINGS })
       .notNull()
       .default("auto"),
     updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),

@@ -66,10 +66,10 @@ export function handleError(error: unknown, { request, context }: { request: Req
  * turns green only when it is ready) and, unless disabled, runs the job worker in-process.
  */
 export async function startBackground({ worker }: { worker: boolean }) {
-  getEnv();
   const db = await getDb();
   registerJobs();
-  const stopWorker = worker ? startWorker(db) : async () => {};
+  const env = getEnv();
+  const stopWorker = worker ? startWorker(db, { leaseMs: env.JOB_LEASE_MS, concurrency: env.JOB_CONCURRENCY }) : async () => {};
   return async () => {
     await stopWorker();
     await closeDb();

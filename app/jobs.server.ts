@@ -1,5 +1,7 @@
 import { getEnv } from "~/env.server";
 import { runTrialReminders } from "~/services/billing-jobs.server";
+import { processFileJob } from "~/services/file-processing.server";
+import { FILE_JOB } from "~/services/files.server";
 import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/jobs.server";
 import { deleteExpiredDemoTenants } from "~/services/tenants.server";
 
@@ -26,4 +28,6 @@ export function registerJobs() {
     await runTrialReminders(db);
   });
   registerRecurringJob("billing.trial-reminders", 60 * 60_000);
+  // Uploaded files: EDA report for CSV/XLS/XLSX, metadata for PDF/Word (retried with back-off).
+  registerJobHandler(FILE_JOB, processFileJob);
 }

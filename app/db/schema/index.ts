@@ -5,3 +5,4 @@ export * from "./book";
 export * from "./notifications";
 export * from "./settings";
 export * from "./billing";
+export * from "./files";

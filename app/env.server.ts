@@ -45,6 +45,8 @@ const EnvSchema = z.object({
   RUN_WORKER: bool(true),
   DEMO_TTL_HOURS: z.coerce.number().positive().default(24),
   ENABLE_TEST_FIXTURES: bool(false),
+  // bench/ssr.js only: turns on /bench/hello, the hello-world baseline.
+  BENCH_ROUTES: bool(false),
 });
 
 export type Env = z.infer<typeof EnvSchema> & {

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { resetEnvForTests } from "~/env.server";
-import { defaultFlags, getFlags, setFlagOverride } from "./feature-flags.server";
+import { applyFlagOverrides, defaultFlags, getFlags, setFlagOverride } from "./feature-flags.server";
+import { createLoginSession, resolveSession } from "./login-sessions.server";
+import { getShellData } from "./shell.server";
 import { createTestTenant } from "../../tests/support/factories";
 
 function withFlags(value: string | undefined) {
@@ -43,5 +45,25 @@ describe("feature flags", () => {
 
     await setFlagOverride(a.db, a.tenant.id, "billing", null);
     expect(await getFlags(a.db, a.tenant.id)).toEqual({ billing: false });
+  });
+
+  test("unknown overrides are ignored", () => {
+    withFlags("billing");
+    expect(applyFlagOverrides({ billing: false, retired: true })).toEqual({ billing: false });
+  });
+
+  test("a signed-in page's shell gets the tenant's flags with the session", async () => {
+    withFlags("billing");
+    const a = await createTestTenant();
+    await setFlagOverride(a.db, a.tenant.id, "billing", false);
+    const { token } = await createLoginSession(a.db, { userId: a.user.id, tenantId: a.tenant.id });
+    const auth = await resolveSession(a.db, token);
+    expect(auth?.tenant.flagOverrides).toEqual({ billing: false });
+    expect((await getShellData(a.db, auth!)).flags).toEqual({ billing: false });
+
+    const b = await createTestTenant();
+    const other = await resolveSession(b.db, (await createLoginSession(b.db, { userId: b.user.id, tenantId: b.tenant.id })).token);
+    expect(other?.tenant.flagOverrides).toEqual({});
+    expect((await getShellData(b.db, other!)).flags).toEqual({ billing: true });
   });
 });

@@ -1,3 +1,4 @@
+import { beforeAll } from "vitest";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,3 +11,10 @@ if (!process.env.DATABASE_URL) process.env.PGLITE_DIR ??= "memory://";
 process.env.SESSION_SECRET ??= "test-session-secret-that-is-long-enough-0123456789";
 process.env.ENCRYPTION_KEY ??= "0".repeat(64);
 process.env.DEV_OUTBOX ??= "true";
+
+// Opening and migrating the worker's database takes seconds (more on a busy machine): do it under
+// the hook timeout, not inside whichever test happens to run first.
+beforeAll(async () => {
+  const { getDb } = await import("~/db/client.server");
+  await getDb();
+});

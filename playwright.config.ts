@@ -34,7 +34,8 @@ export default defineConfig({
   },
   projects: [
     { name: "js", use: { javaScriptEnabled: true } },
-    { name: "no-js", use: { javaScriptEnabled: false } },
+    // Specs named *.js-only.spec.ts test JavaScript enhancements that have no no-JS form (the inactivity modal).
+    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /\.js-only\.spec\.ts$/ },
   ],
   webServer: [
     {

@@ -77,6 +77,8 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool(false),
+  // bench/ssr.js only: turns on /bench/hello, the hello-world baseline.
+  BENCH_ROUTES: bool(false),
 });
 
 export type Env = z.infer<typeof EnvSchema> & {

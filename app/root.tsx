@@ -44,7 +44,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       // seed: custom:showDemo / custom:paid
       showDemo: auth?.tenant.isDemo ?? false,
       shell,
-      idleExpiresAt: auth ? auth.idleExpiresAt.toISOString() : null,
+      // How long, not until when: the inactivity modal then works whatever the client's clock says.
+      idleExpiresInMs: auth ? Math.max(0, auth.idleExpiresAt.getTime() - Date.now()) : null,
       toast,
       // Seed §2: the theme is Light at start; the switch is remembered in a cookie.
       theme: theme === "dark" ? ("dark" as const) : ("light" as const),
@@ -55,6 +56,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { headers: headers ?? undefined },
   );
 }
+
+// Every request renews the session's idle window, and the header shows live counts: reload the
+// root's data on every navigation so the inactivity timer restarts from what the server knows.
+export const shouldRevalidate = () => true;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");

@@ -97,17 +97,22 @@ app.use(compression());
 app.use("/build", express.static(ASSETS_DIR, { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h", index: false }));
 
-app.all(
-  "*",
-  createRequestHandler({
-    build,
-    mode: MODE,
-    getLoadContext: (_req, res) => ({ requestId: res.locals.requestId, cspNonce: res.locals.cspNonce }),
-  }),
-);
-
-/** @type {{ startBackground?: (o: { worker: boolean }) => Promise<() => Promise<void>> }} */
+/**
+ * @type {{
+ *   startBackground?: (o: { worker: boolean }) => Promise<() => Promise<void>>;
+ *   runInRequestScope?: <T>(handle: () => T) => T;
+ * }}
+ */
 const entry = /** @type {any} */ (build.entry.module);
+const remix = createRequestHandler({
+  build,
+  mode: MODE,
+  getLoadContext: (_req, res) => ({ requestId: res.locals.requestId, cspNonce: res.locals.cspNonce }),
+});
+// One scope per request lets its loaders share lookups (the signed-in user) safely.
+const inRequestScope = entry.runInRequestScope ?? ((handle) => handle());
+app.all("*", (req, res, next) => inRequestScope(() => remix(req, res, next)));
+
 const stopBackground = entry.startBackground
   ? await entry.startBackground({ worker: process.env.RUN_WORKER !== "false" && process.env.RUN_WORKER !== "0" })
   : async () => {};

@@ -14,7 +14,7 @@ type ShellProps = {
   isStaff: boolean;
   unreadNotifications: number;
   theme: "light" | "dark";
-  idleExpiresAt: string | null;
+  idleExpiresInMs: number | null;
   year: number;
   children: ReactNode;
 };
@@ -104,7 +104,7 @@ export function AppShell(props: ShellProps) {
       <footer className="border-t border-slate-200 px-4 py-4 text-center text-xs text-slate-500 dark:border-slate-800">
         © {props.year} Remarket. All Rights Reserved
       </footer>
-      {props.idleExpiresAt ? <InactivityModal idleExpiresAt={props.idleExpiresAt} /> : null}
+      {props.idleExpiresInMs !== null ? <InactivityModal expiresInMs={props.idleExpiresInMs} /> : null}
     </div>
   );
 }

@@ -1,38 +1,45 @@
-import { useFetcher, useNavigate, useLocation } from "@remix-run/react";
+import { useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { FormToken } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/modal";
-import { FormToken } from "~/components/forms";
 
 export const WARNING_MS = 60_000; // seed §9: inactivity warning 60 s before sign-out
 
 /**
  * Seed §2 inactivity modal, shown 60 s before the server's idle expiry. Reset touches the
- * session on the server (which is what really keeps it alive) and closes the modal.
+ * session on the server (which is what really keeps it alive) and closes the modal; the root
+ * loader then revalidates and hands a fresh `expiresInMs`, which restarts the timers.
  */
-export function InactivityModal({ idleExpiresAt }: { idleExpiresAt: string }) {
-  const fetcher = useFetcher<{ idleExpiresAt: string | null }>();
+export function InactivityModal({ expiresInMs }: { expiresInMs: number }) {
+  const fetcher = useFetcher();
   const navigate = useNavigate();
   const location = useLocation();
   const [open, setOpen] = useState(false);
-  const expiresAt = fetcher.data?.idleExpiresAt ?? idleExpiresAt;
+  // When the timers run out (client clock); also tells tests the timers are armed after hydration.
+  const [deadline, setDeadline] = useState<number | null>(null);
 
   useEffect(() => {
-    const expiry = new Date(expiresAt).getTime();
-    const warnIn = Math.max(0, expiry - Date.now() - WARNING_MS);
+    const ends = Date.now() + expiresInMs;
     setOpen(false);
-    const warn = setTimeout(() => setOpen(true), warnIn);
+    setDeadline(ends);
+    const warn = setTimeout(() => setOpen(true), Math.max(0, ends - Date.now() - WARNING_MS));
     // At expiry the server no longer knows the session; reloading the page sends the user to login.
-    const expire = setTimeout(() => navigate(`${location.pathname}${location.search}`, { replace: true }), Math.max(0, expiry - Date.now()) + 1000);
+    const expire = setTimeout(
+      () => navigate(`${location.pathname}${location.search}`, { replace: true }),
+      Math.max(0, ends - Date.now()) + 1000,
+    );
     return () => {
       clearTimeout(warn);
       clearTimeout(expire);
     };
-  }, [expiresAt, navigate, location.pathname, location.search]);
+  }, [expiresInMs, navigate, location.pathname, location.search]);
 
   return (
     <Modal open={open} title="Are you still there?" onClose={() => setOpen(false)}>
-      <p className="text-sm">For your security, you will be logged out due to inactivity in 60 seconds</p>
+      <p className="text-sm" data-testid="inactivity-warning" data-deadline={deadline ?? undefined}>
+        For your security, you will be logged out due to inactivity in 60 seconds
+      </p>
       <fetcher.Form method="post" action="/resources/session" className="mt-4 flex justify-end">
         <FormToken />
         <input type="hidden" name="intent" value="touch" />

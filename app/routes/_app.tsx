@@ -23,7 +23,7 @@ export default function AppLayout() {
       isStaff={root.shell.isStaff}
       unreadNotifications={root.shell.unreadNotifications}
       theme={root.theme}
-      idleExpiresAt={root.idleExpiresAt}
+      idleExpiresInMs={root.idleExpiresInMs}
       year={root.year}
     >
       <Outlet />

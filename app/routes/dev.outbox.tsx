@@ -8,9 +8,10 @@ import { listOutbox } from "~/services/email.server";
 export const meta: MetaFunction = () => [{ title: "Development outbox | Remarket" }];
 
 /** Mail that would have been sent; absent whenever SMTP is configured (production). */
-export async function loader(_: LoaderFunctionArgs) {
+export async function loader({ request }: LoaderFunctionArgs) {
   if (!getEnv().devOutbox) throw new Response("Not found", { status: 404 });
-  const emails = await listOutbox(await getDb());
+  const to = new URL(request.url).searchParams.get("to") || undefined;
+  const emails = await listOutbox(await getDb(), { to });
   return { emails: emails.map((e) => ({ ...e, createdAt: format(e.createdAt, "dd MMM yyyy | HH:mm:ss") })) };
 }
 

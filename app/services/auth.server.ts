@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { users, verificationCodes } from "~/db/schema";
+import { oauthIdentities, users, verificationCodes } from "~/db/schema";
 import { sha256, sixDigitCode } from "~/utils/crypto.server";
 import { passwordProblem } from "~/utils/password-policy";
 import { recordAudit } from "./audit.server";
@@ -191,7 +191,7 @@ export async function confirmSignUp(
   now = new Date(),
 ): Promise<AuthedUser> {
   const user = await consumeCode(db, { ...input, purpose: "signup" }, now);
-  await db.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, user.id));
+  await markEmailProven(db, user, now);
   return { id: user.id, tenantId: user.tenantId, email: user.email, name: user.name };
 }
 
@@ -245,10 +245,8 @@ export async function resetPassword(
   if (!input.password) throw new ServiceError("New password is required.", 400, "password");
   assertPasswordAllowed(input.password);
   const user = await consumeCode(db, { ...input, purpose: "reset" }, now);
-  await db
-    .update(users)
-    .set({ passwordHash: await hashPassword(input.password), emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)` })
-    .where(eq(users.id, user.id));
+  await markEmailProven(db, user, now);
+  await db.update(users).set({ passwordHash: await hashPassword(input.password) }).where(eq(users.id, user.id));
   await revokeAllSessions(db, user.id, now);
   await recordAudit(db, { tenantId: user.tenantId, actorUserId: user.id, action: "user.password_reset" }, now);
   return { id: user.id, tenantId: user.tenantId, email: user.email, name: user.name };
@@ -275,6 +273,19 @@ export async function changePassword(
     sql`update sessions set revoked_at = ${now.toISOString()}::timestamptz where user_id = ${user.id} and id <> ${input.keepSessionId} and revoked_at is null`,
   );
   await recordAudit(db, { tenantId: user.tenantId, actorUserId: user.id, action: "user.password_changed" }, now);
+}
+
+/**
+ * The code reached the inbox, so the address is proven. Single sign-on identities linked while
+ * it was unproven came from a provider that did not verify it: they could belong to anyone who
+ * typed this address, so they are dropped (no pre-account takeover).
+ */
+async function markEmailProven(db: Db, user: { id: string; emailVerifiedAt: Date | null }, now: Date) {
+  if (user.emailVerifiedAt) return;
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, user.id));
+    await tx.delete(oauthIdentities).where(eq(oauthIdentities.userId, user.id));
+  });
 }
 
 async function assertNotLimited(db: Db, limits: Limit[], now: Date) {

@@ -1,4 +1,4 @@
-import { desc } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { outboxEmails } from "~/db/schema";
 import { getEnv } from "~/env.server";
@@ -19,8 +19,8 @@ export async function sendEmail(db: Db, email: Email) {
   if (env.devOutbox) await db.insert(outboxEmails).values(email);
 }
 
-/** Newest first, for /dev/outbox. */
-export async function listOutbox(db: Db, limit = 50) {
+/** Newest first, for /dev/outbox; `to` narrows it to one address (tests running side by side). */
+export async function listOutbox(db: Db, { limit = 50, to }: { limit?: number; to?: string } = {}) {
   return db
     .select({
       id: outboxEmails.id,
@@ -30,6 +30,7 @@ export async function listOutbox(db: Db, limit = 50) {
       createdAt: outboxEmails.createdAt,
     })
     .from(outboxEmails)
+    .where(to ? eq(outboxEmails.to, to.trim().toLowerCase()) : undefined)
     .orderBy(desc(outboxEmails.createdAt))
     .limit(limit);
 }

@@ -24,12 +24,17 @@ export function defaultFlags(): Flags {
 
 /** The tenant's flags: env defaults with its overrides applied. */
 export async function getFlags(db: Db, tenantId: string): Promise<Flags> {
-  const flags = defaultFlags();
   const overrides = await db
     .select({ flag: featureFlagOverrides.flag, enabled: featureFlagOverrides.enabled })
     .from(featureFlagOverrides)
     .where(eq(featureFlagOverrides.tenantId, tenantId));
-  for (const o of overrides) if (o.flag in flags) flags[o.flag as FlagName] = o.enabled;
+  return applyFlagOverrides(Object.fromEntries(overrides.map((o) => [o.flag, o.enabled])));
+}
+
+/** Env defaults with `overrides` (flag → enabled) applied; unknown flags are ignored. */
+export function applyFlagOverrides(overrides: Record<string, boolean>): Flags {
+  const flags = defaultFlags();
+  for (const [flag, enabled] of Object.entries(overrides)) if (flag in flags) flags[flag as FlagName] = enabled;
   return flags;
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { Db } from "~/db/client.server";
-import { sessions, tenants, users } from "~/db/schema";
+import { featureFlagOverrides, sessions, tenants, users } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import { randomToken, sha256 } from "~/utils/crypto.server";
 
@@ -8,7 +9,15 @@ export type SessionUser = {
   sessionId: string;
   idleExpiresAt: Date;
   user: { id: string; email: string; name: string; role: "admin" | "staff" };
-  tenant: { id: string; name: string; isDemo: boolean; timeZone: string; createdAt: Date };
+  tenant: {
+    id: string;
+    name: string;
+    isDemo: boolean;
+    timeZone: string;
+    createdAt: Date;
+    /** The tenant's feature-flag overrides (see feature-flags.server.ts), read with the session. */
+    flagOverrides: Record<string, boolean>;
+  };
 };
 
 // Sliding the idle expiry on every request would write on every page view; once a minute is
@@ -41,6 +50,57 @@ export async function createLoginSession(
   return { token, idleExpiresAt };
 }
 
+/** "table"."column", always qualified: drizzle leaves columns bare in a one-table select. */
+const col = (table: AnyPgTable, column: AnyPgColumn) => sql`${table}.${sql.identifier(column.name)}`;
+
+const userJson = sql`(select json_build_object(
+  'id', ${col(users, users.id)}, 'email', ${col(users, users.email)},
+  'name', ${col(users, users.name)}, 'role', ${col(users, users.role)}
+) from ${users} where ${col(users, users.id)} = ${col(sessions, sessions.userId)})`;
+
+const flagOverridesJson = sql`(select coalesce(json_object_agg(
+  ${col(featureFlagOverrides, featureFlagOverrides.flag)}, ${col(featureFlagOverrides, featureFlagOverrides.enabled)}
+), '{}'::json) from ${featureFlagOverrides} where ${col(featureFlagOverrides, featureFlagOverrides.tenantId)} = ${col(tenants, tenants.id)})`;
+
+const tenantJson = sql`(select json_build_object(
+  'id', ${col(tenants, tenants.id)}, 'name', ${col(tenants, tenants.name)}, 'isDemo', ${col(tenants, tenants.isDemo)},
+  'timeZone', ${col(tenants, tenants.timeZone)}, 'createdAt', ${col(tenants, tenants.createdAt)},
+  'flagOverrides', ${flagOverridesJson}
+) from ${tenants} where ${col(tenants, tenants.id)} = ${col(sessions, sessions.tenantId)})`;
+
+type TenantJson = Omit<SessionUser["tenant"], "createdAt"> & { createdAt: string };
+
+/**
+ * Every signed-in request runs this lookup, so it is built once per database (a prepared
+ * statement on PostgreSQL) and is one statement that also brings what every page's shell needs
+ * (flag overrides). Scalar subqueries instead of a three-way join: on the embedded database,
+ * planning the join cost more than the lookups themselves.
+ */
+function buildSessionLookup(db: Db) {
+  return db
+    .select({
+      idleExpiresAt: sessions.idleExpiresAt,
+      expiresAt: sessions.expiresAt,
+      user: sql<SessionUser["user"] | null>`${userJson}`,
+      tenant: sql<TenantJson | null>`${tenantJson}`,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.id, sql.placeholder("id")), isNull(sessions.revokedAt)))
+    .limit(1)
+    .prepare("resolve_session");
+}
+
+const lookups = new WeakMap<Db, ReturnType<typeof buildSessionLookup>>();
+
+function sessionLookup(db: Db) {
+  let query = lookups.get(db);
+  if (!query) {
+    query = buildSessionLookup(db);
+    lookups.set(db, query);
+  }
+  return query;
+}
+
 /**
  * The user behind a session token, or null when it is unknown, revoked, or past its idle or
  * absolute expiry. A live session has its idle window renewed from its row (the server-side
@@ -48,25 +108,8 @@ export async function createLoginSession(
  */
 export async function resolveSession(db: Db, token: string, now = new Date()): Promise<SessionUser | null> {
   const id = sha256(token);
-  const [row] = await db
-    .select({
-      idleExpiresAt: sessions.idleExpiresAt,
-      expiresAt: sessions.expiresAt,
-      user: { id: users.id, email: users.email, name: users.name, role: users.role },
-      tenant: {
-        id: tenants.id,
-        name: tenants.name,
-        isDemo: tenants.isDemo,
-        timeZone: tenants.timeZone,
-        createdAt: tenants.createdAt,
-      },
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .innerJoin(tenants, eq(tenants.id, sessions.tenantId))
-    .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)))
-    .limit(1);
-  if (!row) return null;
+  const [row] = await sessionLookup(db).execute({ id });
+  if (!row?.user || !row.tenant) return null;
   if (row.expiresAt <= now || row.idleExpiresAt <= now) return null;
 
   const { idleMs } = windows();
@@ -82,7 +125,7 @@ export async function resolveSession(db: Db, token: string, now = new Date()): P
     if (renewed.length === 0) return null;
     idleExpiresAt = wanted;
   }
-  return { sessionId: id, idleExpiresAt, user: row.user, tenant: row.tenant };
+  return { sessionId: id, idleExpiresAt, user: row.user, tenant: { ...row.tenant, createdAt: new Date(row.tenant.createdAt) } };
 }
 
 /** Renew the idle window now (the inactivity modal's Reset). */

@@ -1,6 +1,6 @@
 import type { Db } from "~/db/client.server";
 import { getEntitlements } from "./entitlements.server";
-import { getFlags } from "./feature-flags.server";
+import { applyFlagOverrides } from "./feature-flags.server";
 import { countUnread } from "./notifications.server";
 import type { SessionUser } from "./login-sessions.server";
 import { isStaffEmail } from "./staff.server";
@@ -10,13 +10,13 @@ import { isStaffEmail } from "./staff.server";
  * Capabilities add their counts here (unread notifications…).
  */
 export async function getShellData(db: Db, auth: SessionUser) {
-  const [flags, entitlements, unreadNotifications] = await Promise.all([
-    getFlags(db, auth.tenant.id),
+  // The flag overrides came with the session (one statement per request for both).
+  const [entitlements, unreadNotifications] = await Promise.all([
     getEntitlements(db, auth.tenant.id),
     countUnread(db, { tenantId: auth.tenant.id, userId: auth.user.id }),
   ]);
   return {
-    flags,
+    flags: applyFlagOverrides(auth.tenant.flagOverrides),
     paid: entitlements.paid,
     unpaidReason: entitlements.reason ?? null,
     isStaff: isStaffEmail(auth.user.email),

@@ -101,9 +101,15 @@ export async function signInWithSso(db: Db, profile: SsoProfile, now = new Date(
     if (!profile.emailVerified) {
       throw new ServiceError("Your sign-in provider has not verified this e-mail address.", 403);
     }
-    await db.insert(oauthIdentities).values({ provider: profile.provider, subject: profile.subject, userId: existing.id });
-    if (!existing.emailVerifiedAt) await db.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, existing.id));
-    await recordAudit(db, { tenantId: existing.tenantId, actorUserId: existing.id, action: "user.sso_linked", details: { provider: profile.provider } }, now);
+    await db.transaction(async (tx) => {
+      await tx.insert(oauthIdentities).values({ provider: profile.provider, subject: profile.subject, userId: existing.id });
+      if (!existing.emailVerifiedAt) {
+        // An unconfirmed sign-up's password was chosen by someone who never proved this address;
+        // keeping it would let them in once the provider verifies the address for its owner.
+        await tx.update(users).set({ emailVerifiedAt: now, passwordHash: null }).where(eq(users.id, existing.id));
+      }
+      await recordAudit(tx, { tenantId: existing.tenantId, actorUserId: existing.id, action: "user.sso_linked", details: { provider: profile.provider } }, now);
+    });
     return { id: existing.id, tenantId: existing.tenantId, email: existing.email, name: existing.name };
   }
 

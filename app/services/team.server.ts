@@ -14,6 +14,7 @@ import { revokeAllSessions } from "./login-sessions.server";
 import { getPasswordPolicy, hashPassword } from "./passwords.server";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
+const ACCOUNT_EXISTS = "This e-mail already has a Remarket account. Sign in instead.";
 
 function requireAdmin(ctx: TenantContext) {
   if (ctx.role !== "admin") throw new ServiceError("Only agency admins can manage the team.", 403);
@@ -106,6 +107,8 @@ export async function acceptInvitation(
   if (problem) throw new ServiceError(problem, 400, "password");
   const invitation = await findInvitation(db, input.token, now);
   if (!invitation) throw new ServiceError("This invitation is no longer valid. Ask your admin for a new one.", 400);
+  // The address may have signed up, or accepted another agency's invitation, since it was invited.
+  if (await findUserByEmail(db, invitation.email)) throw new ServiceError(ACCOUNT_EXISTS, 409);
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     const taken = await tx
@@ -125,7 +128,10 @@ export async function acceptInvitation(
         emailVerifiedAt: now,
         createdAt: now,
       })
+      // A concurrent sign-up with the same address loses to the unique index, not to a 500.
+      .onConflictDoNothing()
       .returning({ id: users.id, tenantId: users.tenantId, email: users.email, name: users.name });
+    if (!user) throw new ServiceError(ACCOUNT_EXISTS, 409);
     await recordAudit(tx, { tenantId: invitation.tenantId, actorUserId: user.id, action: "team.joined" }, now);
     return user;
   });

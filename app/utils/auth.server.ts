@@ -7,18 +7,11 @@ import { createLoginSession, resolveSession, revokeSession, type SessionUser } f
 import { isStaffEmail } from "~/services/staff.server";
 import { getCookies } from "~/sessions.server";
 import { safeRedirect } from "./redirect";
+import { requestMemo } from "./request-scope.server";
 
-// Root, layout and route loaders of one request share the answer instead of each reading the row.
-const cache = new WeakMap<Request, Promise<SessionUser | null>>();
-
-/** The signed-in user of this request, or null. */
+/** The signed-in user of this request, or null. Root, layout and page loaders share one lookup. */
 export function getAuth(request: Request): Promise<SessionUser | null> {
-  let pending = cache.get(request);
-  if (!pending) {
-    pending = readAuth(request);
-    cache.set(request, pending);
-  }
-  return pending;
+  return requestMemo(`auth:${request.headers.get("Cookie") ?? ""}`, () => readAuth(request));
 }
 
 async function readAuth(request: Request) {

@@ -27,14 +27,26 @@ export async function signInByCookie(context: BrowserContext, baseURL: string, s
 
 /** The newest 6-digit code mailed to `email`, read from the dev outbox page. */
 export async function readCodeFromOutbox(page: Page, email: string) {
+  const code = (await readOutbox(page, email)).match(/\b(\d{6})\b/)?.[1];
+  expect(code, `a code mailed to ${email}`).toBeTruthy();
+  return code!;
+}
+
+/** The newest link mailed to `email` whose path starts with `pathPrefix`, as a path for page.goto. */
+export async function readLinkFromOutbox(page: Page, email: string, pathPrefix: string) {
+  const links = (await readOutbox(page, email)).match(/https?:\/\/\S+/g) ?? [];
+  const link = links.map((l) => new URL(l)).find((url) => url.pathname.startsWith(pathPrefix));
+  expect(link, `a ${pathPrefix} link mailed to ${email}`).toBeTruthy();
+  return `${link!.pathname}${link!.search}`;
+}
+
+/** The text of the newest e-mail to `email` in the dev outbox (filtered by address on the server). */
+async function readOutbox(page: Page, email: string) {
   const outbox = await page.context().newPage();
   try {
-    await outbox.goto("/dev/outbox");
+    await outbox.goto(`/dev/outbox?${new URLSearchParams({ to: email.toLowerCase() })}`);
     const mail = outbox.getByTestId("outbox-email").filter({ hasText: email.toLowerCase() }).first();
-    const text = await mail.getByTestId("outbox-text").innerText();
-    const code = text.match(/\b(\d{6})\b/)?.[1];
-    expect(code, `a code mailed to ${email}`).toBeTruthy();
-    return code!;
+    return await mail.getByTestId("outbox-text").innerText();
   } finally {
     await outbox.close();
   }

@@ -1,3 +1,4 @@
+import { beforeAll } from "vitest";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,10 +12,9 @@ process.env.SESSION_SECRET ??= "test-session-secret-that-is-long-enough-01234567
 process.env.ENCRYPTION_KEY ??= "0".repeat(64);
 process.env.DEV_OUTBOX ??= "true";
 
-// Open (and migrate) the worker's database before the first test, outside any test's time-out:
-// on a loaded machine the first open can take tens of seconds.
-const { beforeAll } = await import("vitest");
+// Opening and migrating the worker's database takes seconds (more on a busy machine): do it under
+// the hook timeout, not inside whichever test happens to run first.
 beforeAll(async () => {
   const { getDb } = await import("~/db/client.server");
   await getDb();
-}, 180_000);
+});

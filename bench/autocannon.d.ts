@@ -1,0 +1,13 @@
+// The part of autocannon's programmatic API that bench/ssr.js uses (the package ships no types).
+declare module "autocannon" {
+  type Histogram = { average: number; mean: number; p50: number; p90: number; p99: number; max: number; min: number };
+  export type Result = {
+    requests: Histogram & { total: number };
+    latency: Histogram;
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+  };
+  export type Options = { url: string; connections?: number; duration?: number; headers?: Record<string, string> };
+  export default function autocannon(options: Options): Promise<Result>;
+}

@@ -1,0 +1,214 @@
+// Server-side rendering benchmark (issue 2): builds the app, starts the production server on a
+// fresh embedded database, and measures requests/s and latency with autocannon for
+//   1. /bench/hello — a hello-world page in the same build (the baseline),
+//   2. /auth/login  — a signed-out page,
+//   3. /            — the dashboard, signed in.
+// Usage: node bench/ssr.js [--no-build] [--duration 10] [--connections 16]
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import { cpus, loadavg } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const OUT = path.join(ROOT, "bench/out");
+const args = process.argv.slice(2);
+const flag = (/** @type {string} */ name) => args.includes(name);
+const option = (/** @type {string} */ name, /** @type {number} */ fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
+};
+const DURATION = option("--duration", 10);
+const CONNECTIONS = option("--connections", 16);
+const WARMUP = 3;
+// Targets from the issue.
+const TARGET_RATIO = 0.6;
+const TARGET_P99_MS = 50;
+
+/** @typedef {{ name: string; path: string; cookie?: string }} Target */
+/** @typedef {{ name: string; path: string; rps: number; p50: number; p90: number; p99: number; max: number; non2xx: number; errors: number; cpuMs: number | null }} Row */
+
+async function main() {
+  mkdirSync(OUT, { recursive: true });
+  const buildDir = path.join(OUT, "build");
+  if (!flag("--no-build")) {
+    console.info("building (npx remix build)…");
+    const built = spawnSync("npx", ["remix", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, BUILD_DIR: buildDir } });
+    if (built.status !== 0) throw new Error("remix build failed");
+  }
+  const useBuildDir = existsSync(path.join(buildDir, "index.js")) ? buildDir : null;
+  if (!useBuildDir && !existsSync(path.join(ROOT, "build/index.js"))) throw new Error("no build found: run without --no-build");
+
+  const port = await freePort();
+  const dataDir = path.join(OUT, `data-${port}`);
+  rmSync(dataDir, { recursive: true, force: true });
+  const base = `http://127.0.0.1:${port}`;
+  /** @type {NodeJS.ProcessEnv} */
+  const env = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    APP_URL: base,
+    DATA_DIR: dataDir,
+    ACCESS_LOG: "false",
+    RUN_WORKER: "false",
+    ENABLE_TEST_FIXTURES: "true",
+    BENCH_ROUTES: "true",
+    ...(useBuildDir ? { BUILD_DIR: useBuildDir } : {}),
+  };
+  // The embedded database is what the issue measures.
+  delete env.DATABASE_URL;
+  delete env.PGLITE_DIR;
+
+  const server = spawn(process.execPath, ["server/index.js"], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  try {
+    await waitForHealth(base, exited);
+    const cookie = await signedInCookie(base);
+
+    /** @type {Target[]} */
+    const targets = [
+      { name: "hello world", path: "/bench/hello" },
+      { name: "login", path: "/auth/login" },
+      { name: "dashboard (signed in)", path: "/", cookie },
+    ];
+    for (const t of targets) await check(base, t);
+
+    /** @type {Row[]} */
+    const rows = [];
+    // Warm every route first (JIT, caches), so the first one measured is not the one that pays.
+    for (const t of targets) await measure(base, t, WARMUP, server.pid);
+    for (const t of targets) rows.push(await measure(base, t, DURATION, server.pid));
+    report(rows);
+  } finally {
+    server.kill("SIGTERM");
+    await Promise.race([exited, sleep(20_000)]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * @param {string} base @param {Target} target @param {number} duration @param {number | undefined} pid
+ * @returns {Promise<Row>}
+ */
+async function measure(base, target, duration, pid) {
+  const cpuBefore = serverCpuMs(pid);
+  const result = await autocannon({
+    url: `${base}${target.path}`,
+    connections: CONNECTIONS,
+    duration,
+    headers: target.cookie ? { cookie: target.cookie } : {},
+  });
+  return {
+    name: target.name,
+    path: target.path,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    // Server CPU time per request: unlike req/s, it hardly moves when other work shares the machine.
+    cpuMs: cpuBefore === null ? null : ((serverCpuMs(pid) ?? 0) - cpuBefore) / Math.max(1, result.requests.total),
+  };
+}
+
+/** CPU time (user + system) the server process has used so far, from /proc (Linux), or null. */
+function serverCpuMs(/** @type {number | undefined} */ pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** A page must answer 200 with HTML before it is measured (a redirect would be cheaper and lie). */
+async function check(/** @type {string} */ base, /** @type {Target} */ target) {
+  const response = await fetch(`${base}${target.path}`, { headers: target.cookie ? { cookie: target.cookie } : {}, redirect: "manual" });
+  const body = await response.text();
+  if (response.status !== 200 || !body.includes("</html>")) {
+    throw new Error(`${target.path} answered ${response.status}; expected a 200 page`);
+  }
+  if (target.path === "/" && !body.includes('data-testid="dashboard-title"')) throw new Error("/ did not render the dashboard");
+}
+
+/** @param {Row[]} rows */
+function report(rows) {
+  const header = ["route", "path", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "CPU ms/req", "non-2xx", "errors"];
+  const lines = rows.map((r) =>
+    [r.name, r.path, r.rps.toFixed(0), r.p50, r.p90, r.p99, r.max, r.cpuMs === null ? "-" : r.cpuMs.toFixed(2), r.non2xx, r.errors].map(String),
+  );
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (/** @type {string[]} */ cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  console.info(`\nSSR benchmark: ${CONNECTIONS} connections, ${DURATION} s per route, embedded PGlite, Node ${process.version}\n`);
+  console.info(fmt(header));
+  console.info(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const l of lines) console.info(fmt(l));
+  const hello = rows[0];
+  const dashboard = rows[2];
+  const ratio = dashboard.rps / hello.rps;
+  console.info(`\nratio dashboard / hello world (req/s): ${ratio.toFixed(2)}  (target ≥ ${TARGET_RATIO})`);
+  console.info(`dashboard p99: ${dashboard.p99} ms  (target ≤ ${TARGET_P99_MS} ms)`);
+  if (hello.cpuMs && dashboard.cpuMs) {
+    console.info(`ratio by server CPU per request (hello / dashboard): ${(hello.cpuMs / dashboard.cpuMs).toFixed(2)}`);
+  }
+  console.info(`load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} CPUs`);
+  const failures = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
+  if (failures.length > 0) console.warn(`warning: non-2xx answers or errors on ${failures.map((f) => f.path).join(", ")}`);
+}
+
+async function signedInCookie(/** @type {string} */ base) {
+  const response = await fetch(`${base}/api/test-fixtures`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: `bench-${Date.now()}@example.test`, password: "bench-password-1", agencyName: "Bench Agency" }),
+  });
+  if (!response.ok) throw new Error(`test fixture failed: ${response.status}`);
+  const user = /** @type {{ sessionCookie: string }} */ (await response.json());
+  return `__session=${user.sessionCookie}`;
+}
+
+async function waitForHealth(/** @type {string} */ base, /** @type {Promise<unknown>} */ exited) {
+  let dead = false;
+  void exited.then(() => (dead = true));
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (dead) throw new Error("the server exited during start-up");
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  throw new Error("the server did not become healthy within 120 s");
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

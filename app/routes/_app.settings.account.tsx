@@ -3,18 +3,17 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Form } from "@remix-run/react";
-import { useState } from "react";
 import { z } from "zod";
 import { useClearPasswords } from "~/utils/use-clear-passwords";
 import { FormToken, PostForm } from "~/components/forms";
-import { PasswordRules } from "~/components/password-rules";
+import { NewPasswordField } from "~/components/new-password-field";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Field } from "~/components/ui/field";
 import { changePassword } from "~/services/auth.server";
 import { getPasswordPolicy } from "~/services/passwords.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
-import { passwordProblem, type PasswordPolicy } from "~/utils/password-policy";
+import { newPasswordSchema, type PasswordPolicy } from "~/utils/password-policy";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -24,10 +23,7 @@ function changeSchema(policy: PasswordPolicy) {
   return z
     .object({
       currentPassword: z.string({ error: "Current password is required." }),
-      newPassword: z.string({ error: "New password is required." }).superRefine((value, ctx) => {
-        const problem = passwordProblem(policy, value);
-        if (problem) ctx.addIssue({ code: "custom", message: problem });
-      }),
+      newPassword: newPasswordSchema(policy, "New password is required."),
       confirmPassword: z.string({ error: "Please confirm your new password." }),
     })
     .refine((v) => v.newPassword === v.confirmPassword, { message: "The passwords do not match.", path: ["confirmPassword"] });
@@ -64,7 +60,6 @@ export default function AccountPage() {
   const { email, policy } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [password, setPassword] = useState("");
   const [form, fields] = useForm({
     id: "change-password",
     lastResult,
@@ -81,17 +76,7 @@ export default function AccountPage() {
         <PostForm {...getFormProps(form)} className="space-y-4">
           <ErrorList id={form.errorId} errors={form.errors} />
           <Field label="Current password" {...getInputProps(fields.currentPassword, { type: "password" })} id={fields.currentPassword.id} autoComplete="current-password" errors={fields.currentPassword.errors} />
-          <div>
-            <Field
-              label="New password"
-              {...getInputProps(fields.newPassword, { type: "password" })}
-              id={fields.newPassword.id}
-              autoComplete="new-password"
-              errors={fields.newPassword.errors}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-            />
-            <PasswordRules policy={policy} password={password} />
-          </div>
+          <NewPasswordField label="New password" field={fields.newPassword} policy={policy} />
           <Field label="Confirm new password" {...getInputProps(fields.confirmPassword, { type: "password" })} id={fields.confirmPassword.id} autoComplete="new-password" errors={fields.confirmPassword.errors} />
           <Button type="submit" pending={navigation.state === "submitting" && navigation.formAction === "/settings/account"}>
             Change password

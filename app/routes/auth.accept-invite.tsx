@@ -2,10 +2,9 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
 import { z } from "zod";
 import { useClearPasswords } from "~/utils/use-clear-passwords";
-import { PasswordRules } from "~/components/password-rules";
+import { NewPasswordField } from "~/components/new-password-field";
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Field } from "~/components/ui/field";
@@ -14,7 +13,7 @@ import { getPasswordPolicy } from "~/services/passwords.server";
 import { acceptInvitation, findInvitation } from "~/services/team.server";
 import { getTenant } from "~/services/tenants.server";
 import { startSession } from "~/utils/auth.server";
-import { passwordProblem, type PasswordPolicy } from "~/utils/password-policy";
+import { newPasswordSchema, type PasswordPolicy } from "~/utils/password-policy";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { toastHeader } from "~/utils/toast.server";
 
@@ -24,10 +23,7 @@ function acceptSchema(policy: PasswordPolicy) {
   return z.object({
     token: z.string(),
     name: z.string({ error: "Your name is required." }).trim().min(1).max(120),
-    password: z.string({ error: "Password is required." }).superRefine((value, ctx) => {
-      const problem = passwordProblem(policy, value);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }),
+    password: newPasswordSchema(policy, "Password is required."),
   });
 }
 
@@ -60,7 +56,6 @@ export default function AcceptInvitePage() {
   const { token, invitation, policy } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [password, setPassword] = useState("");
   const [form, fields] = useForm({
     id: "accept-invite",
     lastResult,
@@ -79,17 +74,7 @@ export default function AcceptInvitePage() {
         <input type="hidden" name="token" value={token} />
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="Your name" {...getInputProps(fields.name, { type: "text" })} id={fields.name.id} autoComplete="name" errors={fields.name.errors} />
-        <div>
-          <Field
-            label="Choose a password"
-            {...getInputProps(fields.password, { type: "password" })}
-            id={fields.password.id}
-            autoComplete="new-password"
-            errors={fields.password.errors}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-          />
-          <PasswordRules policy={policy} password={password} />
-        </div>
+        <NewPasswordField label="Choose a password" field={fields.password} policy={policy} />
         <Button type="submit" className="w-full" pending={navigation.state === "submitting"}>
           Join agency
         </Button>

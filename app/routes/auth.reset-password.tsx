@@ -2,11 +2,10 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
 import { z } from "zod";
 import { useClearPasswords } from "~/utils/use-clear-passwords";
 import { Honeypot } from "~/components/honeypot";
-import { PasswordRules } from "~/components/password-rules";
+import { NewPasswordField } from "~/components/new-password-field";
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Field } from "~/components/ui/field";
@@ -16,7 +15,7 @@ import { resetPassword } from "~/services/auth.server";
 import { getPasswordPolicy } from "~/services/passwords.server";
 import { getClientIp, requireAnonymous, startSession } from "~/utils/auth.server";
 import { assertNotBot } from "~/utils/honeypot.server";
-import { passwordProblem, type PasswordPolicy } from "~/utils/password-policy";
+import { newPasswordSchema, type PasswordPolicy } from "~/utils/password-policy";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { toastHeader } from "~/utils/toast.server";
 
@@ -28,10 +27,7 @@ function resetSchema(policy: PasswordPolicy) {
       email: z.string({ error: "E-mail is required." }).trim().email("Enter a valid e-mail address."),
       code: z.string({ error: "Enter the 6-digit code." }).trim().regex(/^\d{6}$/, "The code has 6 digits."),
       // seed §5: 'New password is required.'
-      password: z.string({ error: "New password is required." }).superRefine((value, ctx) => {
-        const problem = passwordProblem(policy, value);
-        if (problem) ctx.addIssue({ code: "custom", message: problem });
-      }),
+      password: newPasswordSchema(policy, "New password is required."),
       confirmPassword: z.string({ error: "Please confirm your new password." }),
     })
     .refine((v) => v.password === v.confirmPassword, { message: "The passwords do not match.", path: ["confirmPassword"] });
@@ -62,7 +58,6 @@ export default function ResetPasswordPage() {
   const { email, sent, policy, outbox } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [password, setPassword] = useState("");
   const [form, fields] = useForm({
     id: "reset-password",
     lastResult,
@@ -94,17 +89,7 @@ export default function ResetPasswordPage() {
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="E-mail" {...getInputProps(fields.email, { type: "email" })} id={fields.email.id} autoComplete="email" errors={fields.email.errors} />
         <Field label="Code" {...getInputProps(fields.code, { type: "text" })} id={fields.code.id} inputMode="numeric" autoComplete="one-time-code" maxLength={6} errors={fields.code.errors} />
-        <div>
-          <Field
-            label="New password"
-            {...getInputProps(fields.password, { type: "password" })}
-            id={fields.password.id}
-            autoComplete="new-password"
-            errors={fields.password.errors}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-          />
-          <PasswordRules policy={policy} password={password} />
-        </div>
+        <NewPasswordField label="New password" field={fields.password} policy={policy} />
         <Field label="Confirm new password" {...getInputProps(fields.confirmPassword, { type: "password" })} id={fields.confirmPassword.id} autoComplete="new-password" errors={fields.confirmPassword.errors} />
         <Button type="submit" className="w-full" pending={navigation.state === "submitting"}>
           Save new password

@@ -3,12 +3,11 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
 import { z } from "zod";
 import { useClearPasswords } from "~/utils/use-clear-passwords";
 import { PostForm } from "~/components/forms";
 import { Honeypot } from "~/components/honeypot";
-import { PasswordRules } from "~/components/password-rules";
+import { NewPasswordField } from "~/components/new-password-field";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Field } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
@@ -17,7 +16,7 @@ import { getPasswordPolicy } from "~/services/passwords.server";
 import { requireAnonymous } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
 import { assertNotBot } from "~/utils/honeypot.server";
-import { passwordProblem, type PasswordPolicy } from "~/utils/password-policy";
+import { newPasswordSchema, type PasswordPolicy } from "~/utils/password-policy";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 
 export const meta: MetaFunction = () => [{ title: "Create an account | Remarket" }];
@@ -28,12 +27,7 @@ function signUpSchema(policy: PasswordPolicy) {
       agencyName: z.string({ error: "Agency name is required." }).trim().min(2, "Agency name is too short.").max(120),
       name: z.string({ error: "Your name is required." }).trim().min(1).max(120),
       email: z.string({ error: "E-mail is required." }).trim().email("Enter a valid e-mail address."),
-      password: z
-        .string({ error: "Password is required." })
-        .superRefine((value, ctx) => {
-          const problem = passwordProblem(policy, value);
-          if (problem) ctx.addIssue({ code: "custom", message: problem });
-        }),
+      password: newPasswordSchema(policy, "Password is required."),
       confirmPassword: z.string({ error: "Please confirm your password." }),
     })
     .refine((v) => v.password === v.confirmPassword, {
@@ -68,7 +62,6 @@ export default function SignUpPage() {
   const { policy } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [password, setPassword] = useState("");
   const [form, fields] = useForm({
     id: "signup",
     lastResult,
@@ -85,17 +78,7 @@ export default function SignUpPage() {
         <Field label="Agency name" {...getInputProps(fields.agencyName, { type: "text" })} id={fields.agencyName.id} autoComplete="organization" errors={fields.agencyName.errors} />
         <Field label="Your name" {...getInputProps(fields.name, { type: "text" })} id={fields.name.id} autoComplete="name" errors={fields.name.errors} />
         <Field label="E-mail" {...getInputProps(fields.email, { type: "email" })} id={fields.email.id} autoComplete="email" errors={fields.email.errors} />
-        <div>
-          <Field
-            label="Password"
-            {...getInputProps(fields.password, { type: "password" })}
-            id={fields.password.id}
-            autoComplete="new-password"
-            errors={fields.password.errors}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-          />
-          <PasswordRules policy={policy} password={password} />
-        </div>
+        <NewPasswordField label="Password" field={fields.password} policy={policy} />
         <Field label="Confirm password" {...getInputProps(fields.confirmPassword, { type: "password" })} id={fields.confirmPassword.id} autoComplete="new-password" errors={fields.confirmPassword.errors} />
         <Button type="submit" className="w-full" pending={navigation.state === "submitting"}>
           Create account

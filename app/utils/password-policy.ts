@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** Seed §5: minimum length (default 6), optional maximum and character-class requirements. */
 export type PasswordPolicy = {
   minLength: number;
@@ -42,4 +44,12 @@ export function passwordProblem(policy: PasswordPolicy, password: string): strin
   const unmet = passwordRules(policy, password).filter((r) => !r.met);
   if (unmet.length === 0) return null;
   return `Password needs: ${unmet.map((r) => r.label.toLowerCase()).join(", ")}.`;
+}
+
+/** The zod rule for a new password under `policy`: the first unmet rule is the message. */
+export function newPasswordSchema(policy: PasswordPolicy, requiredMessage = "Password is required.") {
+  return z.string({ error: requiredMessage }).superRefine((value, ctx) => {
+    const problem = passwordProblem(policy, value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 }

@@ -4,3 +4,4 @@ export * from "./platform";
 export * from "./book";
 export * from "./notifications";
 export * from "./settings";
+export * from "./connections";

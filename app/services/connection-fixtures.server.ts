@@ -1,0 +1,44 @@
+import { Readable } from "node:stream";
+import { and, eq } from "drizzle-orm";
+import { connections } from "~/db/schema";
+import { getIntegration } from "~/utils/integrations";
+import { defaultMapping } from "./connection-mapping.server";
+import { connectorOf, saveConnectionSettings, uploadKeyFor } from "./connections.server";
+import type { TenantContext } from "./context.server";
+import { generateSampleExport, type SampleOptions } from "./sample-export.server";
+import { getStorage } from "./storage.server";
+
+/** Store a generated sample export under a tenant-scoped key (fixtures, demo, benchmark). */
+export async function storeSampleExport(tenantId: string, options: SampleOptions = {}, fileName = "ezlynx-sample-export.csv") {
+  const key = uploadKeyFor(tenantId, fileName);
+  const { bytes } = await getStorage().write(key, Readable.from(generateSampleExport(options)));
+  return { key, name: fileName, bytes };
+}
+
+/**
+ * A file connection with the sample export, its suggestions accepted and every step saved:
+ * ready for "Start import". For tests, the e2e fixture route and the benchmark.
+ */
+export async function createReadyFileConnection(
+  ctx: TenantContext,
+  options: SampleOptions & { integrationId?: "csv" | "ezlynx"; name?: string; file?: { key: string; name: string; bytes: number } } = {},
+) {
+  const integrationId = options.integrationId ?? "ezlynx";
+  const file = options.file ?? (await storeSampleExport(ctx.tenantId, options));
+  const connection = await saveConnectionSettings(ctx, null, {
+    integrationId,
+    name: options.name ?? "EZLynx export",
+    credentials: {},
+    file,
+  });
+  const mapping = await defaultMapping(connectorOf(ctx, connection), getIntegration(integrationId)!);
+  await ctx.db
+    .update(connections)
+    .set({
+      mapping,
+      filters: { excluded: { linesOfBusiness: [], states: [], carriers: [], statuses: [] } },
+      step: "COMPLETED",
+    })
+    .where(and(eq(connections.id, connection.id), eq(connections.tenantId, ctx.tenantId)));
+  return { ...connection, mapping, step: "COMPLETED" as const };
+}

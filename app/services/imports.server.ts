@@ -1,0 +1,585 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "~/db/client.server";
+import { connections, customers, importRejections, importRuns, policies } from "~/db/schema";
+import { enqueueJob, PermanentJobError } from "~/services/jobs.server";
+import { transformRow, passesFilters, type CanonicalCustomer, type CanonicalPolicy, type SourceRow } from "~/services/mapping/transform";
+import { getIntegration } from "~/utils/integrations";
+import { getConnection } from "./connections.server";
+import { InvalidCredentialsError } from "./connectors/api-client.server";
+import { connectorFor, type ConnectorOptions } from "./connectors/index.server";
+import type { Connector } from "./connectors/types";
+import type { TenantContext } from "./context.server";
+import { ServiceError } from "./errors.server";
+import { notify } from "./notifications.server";
+import { employeeKey } from "./connections.server";
+
+// The import (ETL, seed start-etl): a job on the durable queue reads the source through its
+// connector, applies mapping, value maps and filters, validates every row, and upserts
+// customers, carriers, employee accounts and policies in batches, each batch one transaction
+// that also commits the run's counters and checkpoint. Killed mid-run, the job is claimed again
+// when its lease expires and resumes after the checkpoint; every write is an idempotent upsert,
+// so the result is exactly that of one clean run.
+
+export const IMPORT_JOB = "connections.import";
+export const SCHEDULE_JOB = "connections.schedule-syncs";
+export const DEFAULT_BATCH_SIZE = 1000;
+
+/** Seed start-etl: queue an import of the connection (one at a time per connection). */
+export async function startImport(
+  ctx: Pick<TenantContext, "db" | "tenantId">,
+  connectionId: string,
+  trigger: "manual" | "schedule" = "manual",
+) {
+  const connection = await getConnection(ctx, connectionId);
+  if (connection.step !== "COMPLETED") throw new ServiceError("Finish the integration setup before importing.", 409);
+  if (connection.status === "disconnected") throw new ServiceError("This connection is disconnected.", 409);
+  const [active] = await ctx.db
+    .select({ id: importRuns.id })
+    .from(importRuns)
+    .where(and(eq(importRuns.connectionId, connection.id), inArray(importRuns.status, ["queued", "running"])));
+  if (active) throw new ServiceError("An import is already running for this connection.", 409);
+  return ctx.db.transaction(async (tx) => {
+    const [run] = await tx
+      .insert(importRuns)
+      .values({ tenantId: ctx.tenantId, connectionId: connection.id, trigger })
+      .returning({ id: importRuns.id });
+    await enqueueJob(tx, {
+      type: IMPORT_JOB,
+      tenantId: ctx.tenantId,
+      payload: { runId: run.id },
+      dedupeKey: `import:${run.id}`,
+      maxAttempts: 5,
+    });
+    await tx
+      .update(connections)
+      .set({ status: "syncing", updatedAt: new Date() })
+      .where(and(eq(connections.id, connection.id), eq(connections.tenantId, ctx.tenantId)));
+    return run.id;
+  });
+}
+
+export type ImportRun = typeof importRuns.$inferSelect;
+
+/** The newest import of a connection (progress while it runs, the outcome after). */
+export async function getLatestRun(ctx: Pick<TenantContext, "db" | "tenantId">, connectionId: string) {
+  const [run] = await ctx.db
+    .select()
+    .from(importRuns)
+    .where(and(eq(importRuns.tenantId, ctx.tenantId), eq(importRuns.connectionId, connectionId)))
+    .orderBy(desc(importRuns.createdAt))
+    .limit(1);
+  return run ?? null;
+}
+
+/** "1 min 5 s", "12 s", "850 ms" */
+export function formatDuration(ms: number) {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${s % 60} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+export type RunOptions = {
+  batchSize?: number;
+  progress?: (p: Record<string, unknown>) => Promise<void>;
+  signal?: AbortSignal;
+  now?: () => Date;
+  connector?: ConnectorOptions;
+  /** Test hook: called after each committed batch (the crash tests stop here). */
+  afterBatch?: (checkpoint: number) => Promise<void> | void;
+};
+
+type Counters = { rowsRead: number; rowsImported: number; rowsRejected: number; rowsFiltered: number };
+
+/** Run (or resume) one import. Safe to call again after a crash: it continues at the checkpoint. */
+export async function runImport(db: Db, runId: string, options: RunOptions = {}) {
+  const now = options.now ?? (() => new Date());
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const [run] = await db.select().from(importRuns).where(eq(importRuns.id, runId));
+  if (!run || run.status === "succeeded" || run.status === "failed") return;
+  const [connection] = await db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.id, run.connectionId), eq(connections.tenantId, run.tenantId)));
+  if (!connection?.mapping) throw new PermanentJobError("The connection has no mapping");
+  const mapping = connection.mapping;
+  const startedAt = run.startedAt ?? now();
+  await db.update(importRuns).set({ status: "running", startedAt }).where(eq(importRuns.id, run.id));
+
+  const connector = connectorFor(db, connection, options.connector);
+  const attributes = [...new Set(Object.values(mapping.fields).filter(Boolean))];
+  const read = (c: Connector) => c.readRecords(mapping.object, { pageSize: batchSize, attributes, signal: options.signal });
+
+  // Pass 1 (validation): count rows and rejections without writing, so an export past the
+  // bad-row limit fails as a whole instead of half-importing.
+  let total = 0;
+  let rejected = 0;
+  {
+    const seen = new Map<string, number>();
+    for await (const page of read(connector)) {
+      for (const row of page) {
+        total++;
+        if (classify(row, mapping, connection.filters, seen).kind === "rejected") rejected++;
+      }
+    }
+  }
+  await db.update(importRuns).set({ rowsTotal: total }).where(eq(importRuns.id, run.id));
+  const share = total === 0 ? 0 : rejected / total;
+  if (share > connection.maxRejectedShare) {
+    await writeRejectionsOnly(db, run, connection.tenantId, read(connector), mapping, connection.filters);
+    const pct = (x: number) => `${Math.round(x * 1000) / 10} %`;
+    return finishRun(db, run, connection, {
+      ok: false,
+      error: `${rejected} of ${total} rows (${pct(share)}) failed validation; the limit is ${pct(connection.maxRejectedShare)}. Nothing was imported.`,
+      startedAt,
+      now,
+    });
+  }
+
+  // Pass 2 (write): batches from the checkpoint on; earlier rows only rebuild the duplicate map.
+  const counters: Counters = { rowsRead: run.rowsRead, rowsImported: run.rowsImported, rowsRejected: run.rowsRejected, rowsFiltered: run.rowsFiltered };
+  const writer = createBatchWriter(db, { tenantId: connection.tenantId, connectionId: connection.id, runId: run.id });
+  const seen = new Map<string, number>();
+  let index = 0;
+  for await (const page of read(connector)) {
+    const batch: Classified[] = [];
+    for (const row of page) {
+      const c = classify(row, mapping, connection.filters, seen);
+      if (index++ < run.checkpoint) continue;
+      batch.push(c);
+    }
+    if (batch.length === 0) continue;
+    const stillActive = await writer.write(batch, index, counters);
+    if (!stillActive) return; // disconnected meanwhile: the disconnect already closed the run
+    await options.progress?.({ runId: run.id, total, ...counters });
+    await options.afterBatch?.(index);
+  }
+  return finishRun(db, run, connection, { ok: true, startedAt, now, counters });
+}
+
+type Classified =
+  | { kind: "valid"; row: SourceRow; customer: CanonicalCustomer; policy: CanonicalPolicy }
+  | { kind: "filtered"; row: SourceRow }
+  | { kind: "rejected"; row: SourceRow; reasons: string[] };
+
+function classify(
+  row: SourceRow,
+  mapping: NonNullable<typeof connections.$inferSelect.mapping>,
+  filters: typeof connections.$inferSelect.filters,
+  seen: Map<string, number>,
+): Classified {
+  const t = transformRow(row, mapping);
+  if (!t.ok) return { kind: "rejected", row, reasons: t.reasons };
+  const first = seen.get(t.policy.sourceKey);
+  if (first !== undefined) {
+    return { kind: "rejected", row, reasons: [`Duplicate of row ${first} (same customer, policy number and effective date)`] };
+  }
+  seen.set(t.policy.sourceKey, row.rowNumber);
+  if (!passesFilters(t.customer, t.policy, filters)) return { kind: "filtered", row };
+  return { kind: "valid", row, customer: t.customer, policy: t.policy };
+}
+
+async function writeRejectionsOnly(
+  db: Db,
+  run: ImportRun,
+  tenantId: string,
+  pages: AsyncIterable<SourceRow[]>,
+  mapping: NonNullable<typeof connections.$inferSelect.mapping>,
+  filters: typeof connections.$inferSelect.filters,
+) {
+  const seen = new Map<string, number>();
+  let read = 0;
+  let rejectedCount = 0;
+  for await (const page of pages) {
+    const rejected = page.map((row) => classify(row, mapping, filters, seen)).filter((c) => c.kind === "rejected");
+    read += page.length;
+    rejectedCount += rejected.length;
+    if (rejected.length) await insertRejections(db, tenantId, run.id, rejected);
+  }
+  await db.update(importRuns).set({ rowsRead: read, rowsRejected: rejectedCount, checkpoint: read }).where(eq(importRuns.id, run.id));
+}
+
+async function insertRejections(db: DbOrTx, tenantId: string, runId: string, rows: Extract<Classified, { kind: "rejected" }>[]) {
+  const json = JSON.stringify(rows.map((r) => ({ row_number: r.row.rowNumber, reasons: r.reasons, raw: Object.entries(r.row.values) })));
+  await db.execute(sql`
+    insert into import_rejections (tenant_id, run_id, row_number, reasons, raw)
+    select ${tenantId}::uuid, ${runId}::uuid, x.row_number, x.reasons, x.raw
+    from jsonb_to_recordset(${json}::jsonb) as x(row_number int, reasons jsonb, raw jsonb)
+    on conflict (run_id, row_number) do nothing`);
+}
+
+type Rows<T> = { rows: T[] };
+
+/** Multi-row upserts (one jsonb parameter per statement), one transaction per batch. */
+function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: string; runId: string }) {
+  const customerIds = new Map<string, string>();
+  const carrierIds = new Map<string, string>();
+  const knownPeople = new Set<string>();
+
+  async function carriersFor(tx: DbOrTx, names: string[]) {
+    const missing = [...new Set(names.map((n) => n.toLowerCase()))].filter((n) => !carrierIds.has(n));
+    if (missing.length === 0) return;
+    const display = new Map(names.map((n) => [n.toLowerCase(), n]));
+    const json = JSON.stringify(missing.map((n) => display.get(n)));
+    // The catalogue is shared by all tenants and keyed by lower(name).
+    await tx.execute(sql`
+      insert into carriers (name) select x from jsonb_array_elements_text(${json}::jsonb) as x
+      on conflict ((lower(name))) do nothing`);
+    const found = (await tx.execute(sql`
+      select id, lower(name) as key from carriers
+      where lower(name) in (select lower(x) from jsonb_array_elements_text(${json}::jsonb) as x)`)) as unknown as Rows<{ id: string; key: string }>;
+    for (const r of found.rows) carrierIds.set(r.key, r.id);
+  }
+
+  async function upsertCustomers(tx: DbOrTx, list: CanonicalCustomer[]) {
+    // Last row wins for a customer seen twice in one batch (ON CONFLICT cannot touch a row twice).
+    const unique = [...new Map(list.map((c) => [c.sourceKey, c])).values()];
+    const json = JSON.stringify(
+      unique.map((c) => ({
+        source_key: c.sourceKey,
+        customer_type: c.customerType,
+        first_name: c.firstName,
+        last_name: c.lastName,
+        business_name: c.businessName,
+        name: c.name,
+        email: c.email,
+        phone: c.phone,
+        address1: c.address1,
+        address2: c.address2,
+        city: c.city,
+        state: c.state,
+        zip: c.zip,
+        producer: c.producer,
+        csr: c.csr,
+      })),
+    );
+    const returned = (await tx.execute(sql`
+      insert into customers (tenant_id, connection_id, source_key, customer_type, first_name, last_name, business_name,
+        name, email, phone, address1, address2, city, state, zip, producer, csr)
+      select ${scope.tenantId}::uuid, ${scope.connectionId}::uuid, x.source_key, x.customer_type, x.first_name, x.last_name,
+        x.business_name, x.name, x.email, x.phone, x.address1, x.address2, x.city, x.state, x.zip, x.producer, x.csr
+      from jsonb_to_recordset(${json}::jsonb) as x(source_key text, customer_type text, first_name text, last_name text,
+        business_name text, name text, email text, phone text, address1 text, address2 text, city text, state text,
+        zip text, producer text, csr text)
+      on conflict (tenant_id, source_key) do update set
+        connection_id = excluded.connection_id, customer_type = excluded.customer_type, first_name = excluded.first_name,
+        last_name = excluded.last_name, business_name = excluded.business_name, name = excluded.name,
+        email = excluded.email, phone = excluded.phone, address1 = excluded.address1, address2 = excluded.address2,
+        city = excluded.city, state = excluded.state, zip = excluded.zip, producer = excluded.producer,
+        csr = excluded.csr, updated_at = now()
+      where (customers.connection_id, customers.customer_type, customers.first_name, customers.last_name,
+        customers.business_name, customers.name, customers.email, customers.phone, customers.address1,
+        customers.address2, customers.city, customers.state, customers.zip, customers.producer, customers.csr)
+        is distinct from (excluded.connection_id, excluded.customer_type, excluded.first_name, excluded.last_name,
+        excluded.business_name, excluded.name, excluded.email, excluded.phone, excluded.address1,
+        excluded.address2, excluded.city, excluded.state, excluded.zip, excluded.producer, excluded.csr)
+      returning id, source_key`)) as unknown as Rows<{ id: string; source_key: string }>;
+    for (const r of returned.rows) customerIds.set(r.source_key, r.id);
+    // Unchanged rows are not returned: look up the ids this run has not seen yet.
+    const missing = unique.map((c) => c.sourceKey).filter((k) => !customerIds.has(k));
+    if (missing.length > 0) {
+      const found = (await tx.execute(sql`
+        select id, source_key from customers
+        where tenant_id = ${scope.tenantId}::uuid
+          and source_key in (select jsonb_array_elements_text(${JSON.stringify(missing)}::jsonb))`)) as unknown as Rows<{
+        id: string;
+        source_key: string;
+      }>;
+      for (const r of found.rows) customerIds.set(r.source_key, r.id);
+    }
+  }
+
+  async function upsertPolicies(tx: DbOrTx, list: { customerKey: string; policy: CanonicalPolicy }[]) {
+    const unique = [...new Map(list.map((p) => [p.policy.sourceKey, p])).values()];
+    const json = JSON.stringify(
+      unique.map(({ customerKey, policy: p }) => ({
+        customer_id: customerIds.get(customerKey),
+        source_key: p.sourceKey,
+        policy_number: p.policyNumber,
+        line_of_business: p.lineOfBusiness,
+        line_of_business_raw: p.lineOfBusinessRaw,
+        carrier_id: carrierIds.get(p.carrierName.toLowerCase()) ?? null,
+        carrier_name: p.carrierName,
+        status: p.status,
+        inception_date: p.inceptionDate,
+        effective_date: p.effectiveDate,
+        expiration_date: p.expirationDate,
+        term_months: p.termMonths,
+        premium: p.premium,
+        prior_premium: p.priorPremium,
+        renewal_premium: p.renewalPremium,
+        risk_state: p.riskState,
+        producer: p.producer,
+        csr: p.csr,
+        claims_3y: p.claims3y,
+        last_modified_at: p.lastModifiedAt,
+      })),
+    );
+    await tx.execute(sql`
+      insert into policies (tenant_id, customer_id, connection_id, source_key, policy_number, line_of_business,
+        line_of_business_raw, carrier_id, carrier_name, status, inception_date, effective_date, expiration_date,
+        term_months, premium, prior_premium, renewal_premium, risk_state, producer, csr, claims_3y, last_modified_at)
+      select ${scope.tenantId}::uuid, x.customer_id, ${scope.connectionId}::uuid, x.source_key, x.policy_number,
+        x.line_of_business, x.line_of_business_raw, x.carrier_id, x.carrier_name, x.status, x.inception_date,
+        x.effective_date, x.expiration_date, x.term_months, x.premium, x.prior_premium, x.renewal_premium,
+        x.risk_state, x.producer, x.csr, x.claims_3y, x.last_modified_at
+      from jsonb_to_recordset(${json}::jsonb) as x(customer_id uuid, source_key text, policy_number text,
+        line_of_business text, line_of_business_raw text, carrier_id uuid, carrier_name text, status text,
+        inception_date date, effective_date date, expiration_date date, term_months int, premium numeric,
+        prior_premium numeric, renewal_premium numeric, risk_state text, producer text, csr text, claims_3y int,
+        last_modified_at timestamptz)
+      on conflict (tenant_id, source_key) do update set
+        customer_id = excluded.customer_id, connection_id = excluded.connection_id, policy_number = excluded.policy_number,
+        line_of_business = excluded.line_of_business, line_of_business_raw = excluded.line_of_business_raw,
+        carrier_id = excluded.carrier_id, carrier_name = excluded.carrier_name, status = excluded.status,
+        inception_date = excluded.inception_date, effective_date = excluded.effective_date,
+        expiration_date = excluded.expiration_date, term_months = excluded.term_months, premium = excluded.premium,
+        prior_premium = excluded.prior_premium, renewal_premium = excluded.renewal_premium,
+        risk_state = excluded.risk_state, producer = excluded.producer, csr = excluded.csr,
+        claims_3y = excluded.claims_3y, last_modified_at = excluded.last_modified_at, updated_at = now()
+      where (policies.customer_id, policies.connection_id, policies.policy_number, policies.line_of_business,
+        policies.line_of_business_raw, policies.carrier_id, policies.carrier_name, policies.status,
+        policies.inception_date, policies.effective_date, policies.expiration_date, policies.term_months,
+        policies.premium, policies.prior_premium, policies.renewal_premium, policies.risk_state, policies.producer,
+        policies.csr, policies.claims_3y, policies.last_modified_at)
+        is distinct from (excluded.customer_id, excluded.connection_id, excluded.policy_number,
+        excluded.line_of_business, excluded.line_of_business_raw, excluded.carrier_id, excluded.carrier_name,
+        excluded.status, excluded.inception_date, excluded.effective_date, excluded.expiration_date,
+        excluded.term_months, excluded.premium, excluded.prior_premium, excluded.renewal_premium,
+        excluded.risk_state, excluded.producer, excluded.csr, excluded.claims_3y, excluded.last_modified_at)`);
+  }
+
+  async function upsertPeople(tx: DbOrTx, valid: Extract<Classified, { kind: "valid" }>[]) {
+    const fresh = new Map<string, { name: string; role: string }>();
+    for (const v of valid) {
+      for (const [name, role] of [
+        [v.customer.producer, "producer"],
+        [v.customer.csr, "csr"],
+      ] as const) {
+        if (!name) continue;
+        const key = employeeKey(name);
+        if (!knownPeople.has(key) && !fresh.has(key)) fresh.set(key, { name, role });
+      }
+    }
+    if (fresh.size === 0) return;
+    const json = JSON.stringify([...fresh.entries()].map(([source_key, p]) => ({ source_key, name: p.name, role: p.role })));
+    await tx.execute(sql`
+      insert into employee_accounts (tenant_id, connection_id, source_key, name, role)
+      select ${scope.tenantId}::uuid, ${scope.connectionId}::uuid, x.source_key, x.name, x.role
+      from jsonb_to_recordset(${json}::jsonb) as x(source_key text, name text, role text)
+      on conflict (tenant_id, source_key) do nothing`);
+    for (const key of fresh.keys()) knownPeople.add(key);
+  }
+
+  return {
+    /** Write one batch and its counters; false when the run was closed meanwhile (disconnect). */
+    async write(batch: Classified[], checkpoint: number, counters: Counters) {
+      const valid = batch.filter((c): c is Extract<Classified, { kind: "valid" }> => c.kind === "valid");
+      const rejected = batch.filter((c): c is Extract<Classified, { kind: "rejected" }> => c.kind === "rejected");
+      const filtered = batch.length - valid.length - rejected.length;
+      const next: Counters = {
+        rowsRead: counters.rowsRead + batch.length,
+        rowsImported: counters.rowsImported + valid.length,
+        rowsRejected: counters.rowsRejected + rejected.length,
+        rowsFiltered: counters.rowsFiltered + filtered,
+      };
+      const active = await db.transaction(async (tx) => {
+        const [current] = await tx
+          .select({ status: importRuns.status })
+          .from(importRuns)
+          .where(eq(importRuns.id, scope.runId))
+          .for("update");
+        if (current?.status !== "running") return false;
+        if (valid.length > 0) {
+          await carriersFor(tx, valid.map((v) => v.policy.carrierName));
+          await upsertCustomers(tx, valid.map((v) => v.customer));
+          await upsertPolicies(tx, valid.map((v) => ({ customerKey: v.customer.sourceKey, policy: v.policy })));
+          await upsertPeople(tx, valid);
+        }
+        if (rejected.length > 0) await insertRejections(tx, scope.tenantId, scope.runId, rejected);
+        await tx.update(importRuns).set({ ...next, checkpoint }).where(eq(importRuns.id, scope.runId));
+        return true;
+      });
+      if (active) Object.assign(counters, next);
+      return active;
+    },
+  };
+}
+
+async function finishRun(
+  db: Db,
+  run: ImportRun,
+  connection: typeof connections.$inferSelect,
+  outcome: { ok: boolean; error?: string; startedAt: Date; now: () => Date; counters?: Counters },
+) {
+  const finishedAt = outcome.now();
+  const durationMs = Math.max(0, finishedAt.getTime() - outcome.startedAt.getTime());
+  const [counts] = (
+    (await db.execute(sql`
+      select (select count(*)::int from customers where tenant_id = ${connection.tenantId}::uuid and connection_id = ${connection.id}::uuid) as customers,
+             (select count(*)::int from policies where tenant_id = ${connection.tenantId}::uuid and connection_id = ${connection.id}::uuid) as policies`)) as unknown as Rows<{
+      customers: number;
+      policies: number;
+    }>
+  ).rows;
+  await db.transaction(async (tx) => {
+    const [current] = await tx.select({ status: importRuns.status }).from(importRuns).where(eq(importRuns.id, run.id)).for("update");
+    if (current?.status !== "running") return;
+    const [latest] = await tx.select().from(importRuns).where(eq(importRuns.id, run.id));
+    await tx
+      .update(importRuns)
+      .set({
+        status: outcome.ok ? "succeeded" : "failed",
+        error: outcome.error ?? null,
+        finishedAt,
+        durationMs,
+        customersCount: counts.customers,
+        policiesCount: counts.policies,
+      })
+      .where(eq(importRuns.id, run.id));
+    await tx
+      .update(connections)
+      .set(
+        outcome.ok
+          ? { status: "connected", lastSyncAt: finishedAt, lastDurationMs: durationMs, recordsImported: latest.rowsImported, lastError: null, updatedAt: finishedAt }
+          : { status: "error", lastDurationMs: durationMs, lastError: outcome.error ?? "Import failed", updatedAt: finishedAt },
+      )
+      .where(eq(connections.id, connection.id));
+    const took = formatDuration(durationMs);
+    await notify(
+      tx,
+      outcome.ok
+        ? {
+            tenantId: connection.tenantId,
+            kind: "import.finished",
+            title: `Import finished: ${counts.customers} customers, ${counts.policies} policies, ${latest.rowsRejected} rejected in ${took}`,
+            message: `${connection.name}: ${latest.rowsRead} rows read, ${latest.rowsImported} imported.`,
+            link: `/connect-database/${connection.id}`,
+          }
+        : {
+            tenantId: connection.tenantId,
+            kind: "import.failed",
+            title: `Import failed: ${connection.name}`,
+            message: outcome.error ?? "",
+            link: `/connect-database/${connection.id}`,
+          },
+      finishedAt,
+    );
+  });
+}
+
+/** A run that cannot go on (invalid credentials, out of attempts): closed with its reason. */
+export async function failRun(db: Db, runId: string, error: unknown) {
+  const message = error instanceof InvalidCredentialsError ? "invalid credentials" : error instanceof Error ? error.message : String(error);
+  const [run] = await db.select().from(importRuns).where(eq(importRuns.id, runId));
+  if (!run || run.status === "succeeded" || run.status === "failed") return;
+  const [connection] = await db.select().from(connections).where(eq(connections.id, run.connectionId));
+  if (!connection) return;
+  if (run.status === "queued") await db.update(importRuns).set({ status: "running" }).where(eq(importRuns.id, runId));
+  await finishRun(db, run, connection, { ok: false, error: message, startedAt: run.startedAt ?? new Date(), now: () => new Date() });
+}
+
+/** The job handler: run, and close the run for good when retrying cannot help. */
+export async function handleImportJob(
+  db: Db,
+  job: { payload: Record<string, unknown>; attempts: number; maxAttempts: number },
+  helpers: { progress: (p: Record<string, unknown>) => Promise<void>; signal: AbortSignal },
+) {
+  const runId = String(job.payload.runId ?? "");
+  try {
+    await runImport(db, runId, { progress: helpers.progress, signal: helpers.signal });
+  } catch (error) {
+    const permanent = error instanceof InvalidCredentialsError || error instanceof PermanentJobError;
+    if (permanent || job.attempts >= job.maxAttempts) {
+      await failRun(db, runId, error);
+      if (!(error instanceof PermanentJobError)) throw new PermanentJobError(error instanceof Error ? error.message : String(error));
+    }
+    throw error;
+  }
+}
+
+/** API connections re-sync on their own schedule (default daily), through the same queue. */
+export async function scheduleDueSyncs(db: Db, now = new Date()) {
+  const rows = await db
+    .select({
+      id: connections.id,
+      tenantId: connections.tenantId,
+      integrationId: connections.integrationId,
+      lastSyncAt: connections.lastSyncAt,
+      syncIntervalHours: connections.syncIntervalHours,
+    })
+    .from(connections)
+    .where(and(eq(connections.step, "COMPLETED"), eq(connections.status, "connected"), eq(connections.invalidCredentials, false)));
+  let started = 0;
+  for (const row of rows) {
+    if (getIntegration(row.integrationId)?.source !== "api") continue;
+    const due = !row.lastSyncAt || row.lastSyncAt.getTime() + row.syncIntervalHours * 3_600_000 <= now.getTime();
+    if (!due) continue;
+    try {
+      await startImport({ db, tenantId: row.tenantId }, row.id, "schedule");
+      started++;
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+    }
+  }
+  return started;
+}
+
+/** Rejected rows of a run as CSV: row number, reasons, then the source columns. */
+export async function* rejectionsCsv(ctx: Pick<TenantContext, "db" | "tenantId">, runId: string): AsyncIterable<string> {
+  const page = 2000;
+  let columns: string[] | null = null;
+  for (let offset = 0; ; offset += page) {
+    const rows = await ctx.db
+      .select({ rowNumber: importRejections.rowNumber, reasons: importRejections.reasons, raw: importRejections.raw })
+      .from(importRejections)
+      .where(and(eq(importRejections.tenantId, ctx.tenantId), eq(importRejections.runId, runId)))
+      .orderBy(importRejections.rowNumber)
+      .limit(page)
+      .offset(offset);
+    if (rows.length === 0 && columns) return;
+    if (!columns) {
+      columns = (rows[0]?.raw ?? []).map(([k]) => k);
+      yield `${["Row", "Reasons", ...columns].map(csvCell).join(",")}\r\n`;
+      if (rows.length === 0) return;
+    }
+    yield rows
+      .map((r) => {
+        const raw = new Map(r.raw);
+        return [String(r.rowNumber), r.reasons.join("; "), ...columns!.map((c) => raw.get(c) ?? "")].map(csvCell).join(",") + "\r\n";
+      })
+      .join("");
+    if (rows.length < page) return;
+  }
+}
+
+function csvCell(value: string) {
+  // A leading = + - @ would run as a formula in a spreadsheet: quote it with a ' (OWASP CSV injection).
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** Import runs of the tenant's connection (for its page). */
+export async function listRuns(ctx: Pick<TenantContext, "db" | "tenantId">, connectionId: string, limit = 5) {
+  return ctx.db
+    .select()
+    .from(importRuns)
+    .where(and(eq(importRuns.tenantId, ctx.tenantId), eq(importRuns.connectionId, connectionId)))
+    .orderBy(desc(importRuns.createdAt))
+    .limit(limit);
+}
+
+/** Counts of what a connection imported (its page, and tests). */
+export async function importedCounts(db: DbOrTx, tenantId: string, connectionId: string) {
+  const [c] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(customers)
+    .where(and(eq(customers.tenantId, tenantId), eq(customers.connectionId, connectionId)));
+  const [p] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(policies)
+    .where(and(eq(policies.tenantId, tenantId), eq(policies.connectionId, connectionId)));
+  return { customers: c.n, policies: p.n };
+}

@@ -69,7 +69,9 @@ export async function startBackground({ worker }: { worker: boolean }) {
   getEnv();
   const db = await getDb();
   registerJobs();
-  const stopWorker = worker ? startWorker(db) : async () => {};
+  // JOB_LEASE_MS: how soon a job whose worker died (SIGKILL) is claimed again; default 60 s.
+  const leaseMs = Number(process.env.JOB_LEASE_MS) || undefined;
+  const stopWorker = worker ? startWorker(db, { leaseMs }) : async () => {};
   return async () => {
     await stopWorker();
     await closeDb();

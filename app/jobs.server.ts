@@ -1,6 +1,7 @@
 import { getEnv } from "~/env.server";
 import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/jobs.server";
 import { deleteExpiredDemoTenants } from "~/services/tenants.server";
+import { handleImportJob, IMPORT_JOB, scheduleDueSyncs, SCHEDULE_JOB } from "~/services/imports.server";
 
 let registered = false;
 
@@ -19,4 +20,12 @@ export function registerJobs() {
     await pruneFinishedJobs(db, 7 * 24 * 3_600_000);
   });
   registerRecurringJob("jobs.prune", 24 * 3_600_000);
+
+  // Connections: the import (ETL), and re-syncs of API connections on their schedule.
+  registerJobHandler(IMPORT_JOB, (job, helpers) => handleImportJob(helpers.db, job, helpers));
+  registerJobHandler(SCHEDULE_JOB, async (_job, { db }) => {
+    const started = await scheduleDueSyncs(db);
+    if (started > 0) console.info(`[jobs] started ${started} scheduled sync(s)`);
+  });
+  registerRecurringJob(SCHEDULE_JOB, 15 * 60_000);
 }

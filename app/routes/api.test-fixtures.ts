@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { getEnv } from "~/env.server";
 import { users } from "~/db/schema";
+import { connectionFixture } from "~/services/connection-fixtures.server";
 import { createLoginSession } from "~/services/login-sessions.server";
 import { hashPassword } from "~/services/passwords.server";
 import { createTenant } from "~/services/tenants.server";
@@ -24,8 +25,10 @@ const FixtureSchema = z.object({
 
 export async function action({ request }: ActionFunctionArgs) {
   if (!getEnv().ENABLE_TEST_FIXTURES) throw new Response("Not found", { status: 404 });
-  const input = FixtureSchema.parse(await request.json());
+  const body = await request.json();
   const db = await getDb();
+  if (typeof body?.fixture === "string") return Response.json(await connectionFixture(db, body));
+  const input = FixtureSchema.parse(body);
   const tenantId = input.tenantId ?? (await createTenant(db, { name: input.agencyName })).id;
   const [user] = await db
     .insert(users)

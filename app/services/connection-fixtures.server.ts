@@ -42,3 +42,34 @@ export async function createReadyFileConnection(
     .where(and(eq(connections.id, connection.id), eq(connections.tenantId, ctx.tenantId)));
   return { ...connection, mapping, step: "COMPLETED" as const };
 }
+
+/**
+ * Connection fixtures for Playwright (through /api/test-fixtures, test mode only):
+ * `ready-connection` makes a file connection ready to import; `connection-state` reports
+ * its latest run and what it imported.
+ */
+export async function connectionFixture(db: TenantContext["db"], input: Record<string, unknown>) {
+  const tenantId = String(input.tenantId ?? "");
+  const ctx = { db, tenantId, userId: "", role: "admin" as const };
+  if (input.fixture === "ready-connection") {
+    const connection = await createReadyFileConnection(ctx as TenantContext, {
+      policies: Number(input.policies ?? 200),
+      seed: input.seed === undefined ? undefined : Number(input.seed),
+      name: typeof input.name === "string" ? input.name : undefined,
+    });
+    return { connectionId: connection.id };
+  }
+  if (input.fixture === "connection-state") {
+    const { getLatestRun, importedCounts } = await import("./imports.server");
+    const connectionId = String(input.connectionId ?? "");
+    const run = await getLatestRun(ctx, connectionId);
+    const counts = await importedCounts(db, tenantId, connectionId);
+    const { sql } = await import("drizzle-orm");
+    const digest = (await db.execute(sql`
+      select md5(coalesce(string_agg(p.source_key || ':' || p.premium || ':' || p.expiration_date || ':' || c.name, ',' order by p.source_key), '')) as digest
+      from policies p join customers c on c.id = p.customer_id
+      where p.tenant_id = ${tenantId}::uuid and p.connection_id = ${connectionId}::uuid`)) as unknown as { rows: { digest: string }[] };
+    return { run, counts, digest: digest.rows[0]?.digest ?? null };
+  }
+  return null;
+}

@@ -6,6 +6,7 @@ import {
   customers,
   employeeAccounts,
   importRuns,
+  notifications,
   policies,
   type ConnectionFilters,
   type ConnectionMapping,
@@ -428,4 +429,23 @@ export async function disconnectConnection(ctx: TenantContext, connectionId: str
     details: { deleteData: options.deleteData, subConnections: subs.length },
   }).catch(() => {});
   return connection;
+}
+
+/** The newest notification about a connection (its page shows it; the bell lists them all). */
+export async function latestConnectionNotification(ctx: Ctx, connectionId: string) {
+  const [row] = await ctx.db
+    .select({ title: notifications.title, message: notifications.message, createdAt: notifications.createdAt })
+    .from(notifications)
+    .where(and(eq(notifications.tenantId, ctx.tenantId), eq(notifications.link, `/connect-database/${connectionId}`)))
+    .orderBy(desc(notifications.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Sub-connections (CRMs attached to this connection). */
+export async function listSubConnections(ctx: Ctx, connectionId: string) {
+  return ctx.db
+    .select({ id: connections.id, name: connections.name, integrationId: connections.integrationId, status: connections.status })
+    .from(connections)
+    .where(and(eq(connections.tenantId, ctx.tenantId), eq(connections.parentConnectionId, connectionId)));
 }

@@ -198,7 +198,7 @@ export async function saveConnectionSettings(ctx: TenantContext, connectionId: s
   }
   await recordAudit(ctx.db, {
     tenantId: ctx.tenantId,
-    actorUserId: ctx.userId,
+    actorUserId: ctx.userId || null,
     action: existing ? "connection.updated" : "connection.created",
     subjectType: "connection",
     subjectId: id,
@@ -422,7 +422,7 @@ export async function disconnectConnection(ctx: TenantContext, connectionId: str
   });
   await recordAudit(ctx.db, {
     tenantId: ctx.tenantId,
-    actorUserId: ctx.userId,
+    actorUserId: ctx.userId || null,
     action: "connection.disconnected",
     subjectType: "connection",
     subjectId: connection.id,

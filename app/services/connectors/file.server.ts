@@ -1,6 +1,5 @@
 import type { Readable } from "node:stream";
-import { parse } from "csv-parse";
-import ExcelJS from "exceljs";
+import { readCsv } from "./csv-reader.server";
 import type { SourceRow } from "~/services/mapping/transform";
 import { ConnectorError, type Connector, type SourceValue } from "./types";
 
@@ -144,18 +143,15 @@ async function sniffDelimiter(open: () => Promise<Readable>) {
 }
 
 async function* csvRows(open: () => Promise<Readable>, delimiter: string): AsyncIterable<RawRow> {
-  const parser = (await open()).pipe(
-    parse({ bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }),
-  );
-  for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-    yield { rowNumber: item.info.lines, cells: item.record };
-  }
+  for await (const record of readCsv(await open(), delimiter)) yield { rowNumber: record.line, cells: record.cells };
 }
 
 type Reader = AsyncIterable<WorksheetLike>;
 type WorksheetLike = AsyncIterable<{ number: number; values: unknown }> & { name?: string; id?: number };
 
-function workbookReader(stream: Readable) {
+async function workbookReader(stream: Readable) {
+  // Loaded on demand: ExcelJS is large and CSV imports never need it.
+  const { default: ExcelJS } = await import("exceljs");
   return new ExcelJS.stream.xlsx.WorkbookReader(stream, {
     entries: "emit",
     sharedStrings: "cache",
@@ -167,7 +163,7 @@ function workbookReader(stream: Readable) {
 
 async function xlsxSheetNames(stream: Readable) {
   const names: string[] = [];
-  for await (const sheet of workbookReader(stream)) {
+  for await (const sheet of await workbookReader(stream)) {
     names.push(sheetName(sheet, names.length));
     // Drain the sheet so the reader can move on to the next one.
     for await (const _row of sheet) void _row;
@@ -181,7 +177,7 @@ function sheetName(sheet: WorksheetLike, index: number) {
 
 async function* xlsxRows(stream: Readable, object: string): AsyncIterable<RawRow> {
   let index = 0;
-  for await (const sheet of workbookReader(stream)) {
+  for await (const sheet of await workbookReader(stream)) {
     const name = sheetName(sheet, index++);
     if (name !== object) {
       for await (const _row of sheet) void _row;

@@ -59,6 +59,18 @@ const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5,
  */
 export function parseDate(value: string | null | undefined): Parsed<string> {
   if (isBlank(value)) return { ok: true, value: null };
+  // Exports repeat the same few hundred dates: parse each spelling once (a hot path of imports).
+  const cached = dateCache.get(value!);
+  if (cached) return cached;
+  const parsed = parseDateUncached(value!);
+  if (dateCache.size > 20_000) dateCache.clear();
+  dateCache.set(value!, parsed);
+  return parsed;
+}
+
+const dateCache = new Map<string, Parsed<string>>();
+
+function parseDateUncached(value: string): Parsed<string> {
   const text = value!.trim();
   let m: RegExpMatchArray | null;
   const done = (iso: string | null): Parsed<string> => (iso ? { ok: true, value: iso } : { ok: false });

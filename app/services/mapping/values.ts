@@ -61,8 +61,20 @@ function lookup<T extends string>(words: Record<T, string[]>) {
 const LOB_LOOKUP = lookup(LOB_WORDS);
 const STATUS_LOOKUP = lookup(STATUS_WORDS);
 
+const lobCache = new Map<string, LineOfBusiness | null>();
+
 /** The canonical line of business a source value most likely means, or null. */
 export function suggestLineOfBusiness(value: string): LineOfBusiness | null {
+  let hit = lobCache.get(value);
+  if (hit === undefined) {
+    hit = suggestLineOfBusinessUncached(value);
+    if (lobCache.size > 5_000) lobCache.clear();
+    lobCache.set(value, hit);
+  }
+  return hit;
+}
+
+function suggestLineOfBusinessUncached(value: string): LineOfBusiness | null {
   const k = key(value);
   if (!k) return null;
   const exact = LOB_LOOKUP.get(k) ?? LOB_LOOKUP.get(k.replace(/ /g, ""));

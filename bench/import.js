@@ -10,6 +10,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -25,7 +26,9 @@ const arg = (/** @type {string} */ name, /** @type {string} */ fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const POLICIES = Number(arg("policies", "100000"));
+const ROUNDS = Number(arg("rounds", "2"));
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://remarket:remarket@localhost:5432/remarket_conn";
+/** @type {NodeJS.ProcessEnv} */
 const ENV = { NODE_ENV: "production", DATA_DIR, ENCRYPTION_KEY: "1".repeat(64), SESSION_SECRET: "bench-session-secret-0123456789-0123456789" };
 
 /** @returns {Promise<any>} the app modules the benchmark uses */
@@ -60,8 +63,9 @@ async function child() {
   const file = { key, name: "bench-export.csv", bytes };
   const connection = await m.createReadyFileConnection(ctx, { integrationId: "ezlynx", name: "Bench", file });
   const runId = await m.startImport(ctx, connection.id);
+  if (process.env.BENCH_TRACE) console.error(`setup done: rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB, max ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   const started = process.hrtime.bigint();
-  await m.runImport(db, runId, { batchSize: Number(arg("batch", "2000")) });
+  await m.runImport(db, runId, args.includes("--batch") ? { batchSize: Number(arg("batch", "")) } : {});
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const counts = await m.importedCounts(db, tenant.id, connection.id);
   const rss = process.resourceUsage().maxRSS / 1024;
@@ -69,7 +73,7 @@ async function child() {
   await m.closeDb();
 }
 
-/** @param {Record<string, string>} env */
+/** @param {NodeJS.ProcessEnv} env */
 function runChild(env, /** @type {string[]} */ extra) {
   const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", ...extra], {
     env: { ...process.env, ...ENV, ...env },
@@ -151,18 +155,31 @@ async function main() {
   console.log(`Generating an EZLynx-style export with ${POLICIES.toLocaleString("en-US")} policy rows…`);
   const file = await m.storeSampleExport("bench", { policies: POLICIES, seed: 4242 }, "bench-export.csv");
   console.log(`  ${(file.bytes / 1024 / 1024).toFixed(1)} MB at ${file.key}`);
-  const fileArgs = ["--key", file.key, "--bytes", String(file.bytes), "--batch", arg("batch", "2000")];
+  const fileArgs = ["--key", file.key, ...(args.includes("--batch") ? ["--batch", arg("batch", "")] : [])];
 
-  console.log("ETL → PostgreSQL (child process)…");
-  const etl = runChild({ DATABASE_URL }, fileArgs);
-  console.log("COPY → PostgreSQL…");
-  const copy = await copyLoad(m, file);
+  // The machine may be shared: run each load ROUNDS times, interleaved, and keep the best run of each.
+  /** @type {any[]} */
+  const etls = [];
+  /** @type {any[]} */
+  const copies = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    console.log(`Round ${round}/${ROUNDS}: ETL → PostgreSQL (child process)…`);
+    etls.push(runChild({ ...ENV, DATABASE_URL }, fileArgs));
+    console.log(`  ${etls.at(-1).seconds.toFixed(2)} s, peak RSS ${etls.at(-1).peakRssMb.toFixed(0)} MB`);
+    console.log(`Round ${round}/${ROUNDS}: COPY → PostgreSQL…`);
+    copies.push(await copyLoad(m, file));
+    console.log(`  ${copies.at(-1).seconds.toFixed(2)} s`);
+  }
+  const etl = etls.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+  const copy = copies.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+  const peakRss = Math.max(...etls.map((e) => e.peakRssMb));
   await m.closeDb();
 
   let pglite = null;
   if (!args.includes("--skip-pglite")) {
     console.log("ETL → PGlite (embedded, child process)…");
     const dir = path.join(OUT, `pglite-${Date.now()}`);
+    /** @type {NodeJS.ProcessEnv} */
     const env = { ...process.env, ...ENV, PGLITE_DIR: dir };
     delete env.DATABASE_URL;
     const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", ...fileArgs], { env, encoding: "utf8", maxBuffer: 10 * 1024 * 1024 });
@@ -176,11 +193,12 @@ async function main() {
   const ratio = etlRate / copyRate;
   const pg = execFileSync("psql", [DATABASE_URL, "-Atc", "show server_version"], { encoding: "utf8" }).trim();
   console.log("");
-  console.log(`Import benchmark: ${POLICIES.toLocaleString("en-US")} policy rows, PostgreSQL ${pg}, Node ${process.version}`);
+  console.log(`Import benchmark: ${POLICIES.toLocaleString("en-US")} policy rows, PostgreSQL ${pg}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(`  (best of ${ROUNDS} runs each: ETL ${etls.map((e) => e.seconds.toFixed(1)).join(" / ")} s, COPY ${copies.map((c) => c.seconds.toFixed(1)).join(" / ")} s)`);
   console.log(`  ETL  → PostgreSQL: ${etl.seconds.toFixed(2)} s, ${Math.round(etlRate).toLocaleString("en-US")} rows/s (${etl.counts.customers} customers, ${etl.counts.policies} policies)`);
   console.log(`  COPY → PostgreSQL: ${copy.seconds.toFixed(2)} s, ${Math.round(copyRate).toLocaleString("en-US")} rows/s (${copy.customers} customers, ${copy.policies} policies)`);
   console.log(`  ratio ETL / COPY : ${ratio.toFixed(2)} (target ≥ 0.25) ${ratio >= 0.25 ? "OK" : "BELOW TARGET"}`);
-  console.log(`  ETL peak RSS     : ${etl.peakRssMb.toFixed(0)} MB (target ≤ 200 MB) ${etl.peakRssMb <= 200 ? "OK" : "ABOVE TARGET"}`);
+  console.log(`  ETL peak RSS     : ${peakRss.toFixed(0)} MB, highest of ${ROUNDS} runs (target ≤ 200 MB) ${peakRss <= 200 ? "OK" : "ABOVE TARGET"}`);
   if (pglite) {
     console.log(`  ETL  → PGlite    : ${pglite.seconds.toFixed(2)} s, ${Math.round(POLICIES / pglite.seconds).toLocaleString("en-US")} rows/s, peak RSS ${pglite.peakRssMb.toFixed(0)} MB`);
   }

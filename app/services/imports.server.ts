@@ -22,7 +22,7 @@ import { employeeKey } from "./connections.server";
 
 export const IMPORT_JOB = "connections.import";
 export const SCHEDULE_JOB = "connections.schedule-syncs";
-export const DEFAULT_BATCH_SIZE = 2000;
+export const DEFAULT_BATCH_SIZE = 1000;
 
 /** Seed start-etl: queue an import of the connection (one at a time per connection). */
 export async function startImport(
@@ -159,10 +159,13 @@ export async function runImport(db: Db, runId: string, options: RunOptions = {})
   return finishRun(db, run, connection, { ok: true, startedAt, now, counters });
 }
 
+// Valid and filtered rows drop the source row: a batch holds only what it writes (memory).
 type Classified =
-  | { kind: "valid"; row: SourceRow; customer: CanonicalCustomer; policy: CanonicalPolicy }
-  | { kind: "filtered"; row: SourceRow }
+  | { kind: "valid"; customer: CanonicalCustomer; policy: CanonicalPolicy }
+  | { kind: "filtered" }
   | { kind: "rejected"; row: SourceRow; reasons: string[] };
+
+const FILTERED: Classified = { kind: "filtered" };
 
 function classify(
   row: SourceRow,
@@ -177,8 +180,8 @@ function classify(
     return { kind: "rejected", row, reasons: [`Duplicate of row ${first} (same customer, policy number and effective date)`] };
   }
   seen.set(t.policy.sourceKey, row.rowNumber);
-  if (!passesFilters(t.customer, t.policy, filters)) return { kind: "filtered", row };
-  return { kind: "valid", row, customer: t.customer, policy: t.policy };
+  if (!passesFilters(t.customer, t.policy, filters)) return FILTERED;
+  return { kind: "valid", customer: t.customer, policy: t.policy };
 }
 
 async function writeRejectionsOnly(

@@ -34,7 +34,8 @@ export function createFileConnector(input: { open: () => Promise<Readable>; form
   async function* records(object: string): AsyncIterable<{ headers: string[]; row?: SourceRow }> {
     let headers: string[] | null = null;
     for await (const raw of rawRows(object)) {
-      const filled = raw.cells.filter((c) => c.trim() !== "").length;
+      let filled = 0;
+      for (const cell of raw.cells) if (cell !== "" && cell.trim() !== "") filled++;
       if (!headers) {
         // Title rows ("Book of Business Report", a date) sit above the header in some exports.
         if (filled < 2) continue;

@@ -65,7 +65,17 @@ async function child() {
   const runId = await m.startImport(ctx, connection.id);
   if (process.env.BENCH_TRACE) console.error(`setup done: rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB, max ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   const started = process.hrtime.bigint();
-  await m.runImport(db, runId, args.includes("--batch") ? { batchSize: Number(arg("batch", "")) } : {});
+  let batches = 0;
+  const mb = (/** @type {number} */ n) => (n / 1e6).toFixed(0);
+  const trace = process.env.BENCH_TRACE
+    ? async () => {
+        if (++batches % 10 === 0) {
+          const u = process.memoryUsage();
+          console.error(`batch ${batches}: rss ${mb(u.rss)} heap ${mb(u.heapUsed)}/${mb(u.heapTotal)} external ${mb(u.external)} arrayBuffers ${mb(u.arrayBuffers)}`);
+        }
+      }
+    : undefined;
+  await m.runImport(db, runId, { ...(args.includes("--batch") ? { batchSize: Number(arg("batch", "")) } : {}), progress: trace });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const counts = await m.importedCounts(db, tenant.id, connection.id);
   const rss = process.resourceUsage().maxRSS / 1024;

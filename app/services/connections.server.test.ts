@@ -89,7 +89,7 @@ describe("disconnect and sub-connections", () => {
     await expect(disconnectConnection(ctx, ams.id, { deleteData: false, subConnectionOnly: true })).rejects.toThrow("Sub-connection not found");
     await disconnectConnection(ctx, crm.id, { deleteData: true, subConnectionOnly: true });
     const [parent] = await db.select({ status: connections.status }).from(connections).where(eq(connections.id, ams.id));
-    expect(parent.status).toBe("not_connected");
+    expect(parent.status).toBe("connected");
     expect(await importedCounts(db, tenant.id, crm.id)).toEqual({ customers: 0, policies: 0 });
     expect((await importedCounts(db, tenant.id, ams.id)).policies).toBeGreaterThan(0);
     const left = await db.select({ id: customers.id }).from(customers).where(eq(customers.tenantId, tenant.id));

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { connections, customers, importRejections, importRuns, policies } from "~/db/schema";
 import { enqueueJob, PermanentJobError } from "~/services/jobs.server";
@@ -215,9 +215,91 @@ async function insertRejections(db: DbOrTx, tenantId: string, runId: string, row
 
 type Rows<T> = { rows: T[] };
 
-/** Multi-row upserts (one jsonb parameter per statement), one transaction per batch. */
+/** A statement written with $1…$n placeholders, as a Drizzle SQL object with bound parameters. */
+function withParams(text: string, params: unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  return sql.join(
+    parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`)),
+    sql.raw(""),
+  );
+}
+
+const CUSTOMER_COLUMNS = ["customer_type", "first_name", "last_name", "business_name", "name", "email", "phone", "address1", "address2", "city", "state", "zip", "producer", "csr"] as const;
+const POLICY_COLUMNS = [
+  "policy_number",
+  "line_of_business",
+  "line_of_business_raw",
+  "carrier_id",
+  "carrier_name",
+  "status",
+  "inception_date",
+  "effective_date",
+  "expiration_date",
+  "term_months",
+  "premium",
+  "prior_premium",
+  "renewal_premium",
+  "risk_state",
+  "producer",
+  "csr",
+  "claims_3y",
+  "last_modified_at",
+] as const;
+const POLICY_TYPES: Record<(typeof POLICY_COLUMNS)[number], string> = {
+  policy_number: "text",
+  line_of_business: "text",
+  line_of_business_raw: "text",
+  carrier_id: "uuid",
+  carrier_name: "text",
+  status: "text",
+  inception_date: "date",
+  effective_date: "date",
+  expiration_date: "date",
+  term_months: "int",
+  premium: "numeric",
+  prior_premium: "numeric",
+  renewal_premium: "numeric",
+  risk_state: "text",
+  producer: "text",
+  csr: "text",
+  claims_3y: "int",
+  last_modified_at: "timestamptz",
+};
+
+const list = (cols: readonly string[], prefix = "") => cols.map((c) => `${prefix}${c}`).join(", ");
+const setAll = (cols: readonly string[]) => cols.map((c) => `${c} = excluded.${c}`).join(", ");
+
+/**
+ * Customers and policies of a batch in ONE statement: the customers upsert (a data-modifying
+ * CTE) hands its ids to the policies upsert; customers that did not change are not returned by
+ * the upsert, so their ids come from the table as it was before the statement. A row that
+ * would not change is not rewritten (IS DISTINCT FROM), so re-running an import changes nothing.
+ */
+const UPSERT_BATCH = `
+  with input_c as (
+    select * from json_to_recordset($3::json) as x(source_key text, ${CUSTOMER_COLUMNS.map((c) => `${c} text`).join(", ")})
+  ), up as (
+    insert into customers (tenant_id, connection_id, source_key, ${list(CUSTOMER_COLUMNS)})
+    select $1::uuid, $2::uuid, source_key, ${list(CUSTOMER_COLUMNS)} from input_c
+    on conflict (tenant_id, source_key) do update set connection_id = excluded.connection_id, ${setAll(CUSTOMER_COLUMNS)}, updated_at = now()
+    where (customers.connection_id, ${list(CUSTOMER_COLUMNS, "customers.")}) is distinct from (excluded.connection_id, ${list(CUSTOMER_COLUMNS, "excluded.")})
+    returning id, source_key
+  ), ids as (
+    select id, source_key from up
+    union all
+    select c.id, c.source_key from customers c join input_c i on c.tenant_id = $1::uuid and c.source_key = i.source_key
+    where not exists (select 1 from up where up.source_key = c.source_key)
+  )
+  insert into policies (tenant_id, customer_id, connection_id, source_key, ${list(POLICY_COLUMNS)})
+  select $1::uuid, ids.id, $2::uuid, p.source_key, ${list(POLICY_COLUMNS, "p.")}
+  from json_to_recordset($4::json) as p(customer_key text, source_key text, ${POLICY_COLUMNS.map((c) => `${c} ${POLICY_TYPES[c]}`).join(", ")})
+  join ids on ids.source_key = p.customer_key
+  on conflict (tenant_id, source_key) do update set customer_id = excluded.customer_id, connection_id = excluded.connection_id, ${setAll(POLICY_COLUMNS)}, updated_at = now()
+  where (policies.customer_id, policies.connection_id, ${list(POLICY_COLUMNS, "policies.")})
+    is distinct from (excluded.customer_id, excluded.connection_id, ${list(POLICY_COLUMNS, "excluded.")})`;
+
+/** Multi-row upserts (JSON parameters, no per-row statements), one transaction per batch. */
 function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: string; runId: string }) {
-  const customerIds = new Map<string, string>();
   const carrierIds = new Map<string, string>();
   const knownPeople = new Set<string>();
 
@@ -228,19 +310,24 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
     const json = JSON.stringify(missing.map((n) => display.get(n)));
     // The catalogue is shared by all tenants and keyed by lower(name).
     await tx.execute(sql`
-      insert into carriers (name) select x from jsonb_array_elements_text(${json}::jsonb) as x
+      insert into carriers (name) select x from json_array_elements_text(${json}::json) as x
       on conflict ((lower(name))) do nothing`);
     const found = (await tx.execute(sql`
       select id, lower(name) as key from carriers
-      where lower(name) in (select lower(x) from jsonb_array_elements_text(${json}::jsonb) as x)`)) as unknown as Rows<{ id: string; key: string }>;
+      where lower(name) in (select lower(x) from json_array_elements_text(${json}::json) as x)`)) as unknown as Rows<{ id: string; key: string }>;
     for (const r of found.rows) carrierIds.set(r.key, r.id);
   }
 
-  async function upsertCustomers(tx: DbOrTx, list: CanonicalCustomer[]) {
-    // Last row wins for a customer seen twice in one batch (ON CONFLICT cannot touch a row twice).
-    const unique = [...new Map(list.map((c) => [c.sourceKey, c])).values()];
-    const json = JSON.stringify(
-      unique.map((c) => ({
+  async function upsertBatch(tx: DbOrTx, valid: Extract<Classified, { kind: "valid" }>[]) {
+    // Last row wins for a customer or policy seen twice in one batch (ON CONFLICT cannot touch a row twice).
+    const customersByKey = new Map<string, CanonicalCustomer>();
+    const policiesByKey = new Map<string, { customerKey: string; policy: CanonicalPolicy }>();
+    for (const v of valid) {
+      customersByKey.set(v.customer.sourceKey, v.customer);
+      policiesByKey.set(v.policy.sourceKey, { customerKey: v.customer.sourceKey, policy: v.policy });
+    }
+    const customerJson = JSON.stringify(
+      Array.from(customersByKey.values(), (c) => ({
         source_key: c.sourceKey,
         customer_type: c.customerType,
         first_name: c.firstName,
@@ -258,47 +345,9 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
         csr: c.csr,
       })),
     );
-    const returned = (await tx.execute(sql`
-      insert into customers (tenant_id, connection_id, source_key, customer_type, first_name, last_name, business_name,
-        name, email, phone, address1, address2, city, state, zip, producer, csr)
-      select ${scope.tenantId}::uuid, ${scope.connectionId}::uuid, x.source_key, x.customer_type, x.first_name, x.last_name,
-        x.business_name, x.name, x.email, x.phone, x.address1, x.address2, x.city, x.state, x.zip, x.producer, x.csr
-      from json_to_recordset(${json}::json) as x(source_key text, customer_type text, first_name text, last_name text,
-        business_name text, name text, email text, phone text, address1 text, address2 text, city text, state text,
-        zip text, producer text, csr text)
-      on conflict (tenant_id, source_key) do update set
-        connection_id = excluded.connection_id, customer_type = excluded.customer_type, first_name = excluded.first_name,
-        last_name = excluded.last_name, business_name = excluded.business_name, name = excluded.name,
-        email = excluded.email, phone = excluded.phone, address1 = excluded.address1, address2 = excluded.address2,
-        city = excluded.city, state = excluded.state, zip = excluded.zip, producer = excluded.producer,
-        csr = excluded.csr, updated_at = now()
-      where (customers.connection_id, customers.customer_type, customers.first_name, customers.last_name,
-        customers.business_name, customers.name, customers.email, customers.phone, customers.address1,
-        customers.address2, customers.city, customers.state, customers.zip, customers.producer, customers.csr)
-        is distinct from (excluded.connection_id, excluded.customer_type, excluded.first_name, excluded.last_name,
-        excluded.business_name, excluded.name, excluded.email, excluded.phone, excluded.address1,
-        excluded.address2, excluded.city, excluded.state, excluded.zip, excluded.producer, excluded.csr)
-      returning id, source_key`)) as unknown as Rows<{ id: string; source_key: string }>;
-    for (const r of returned.rows) customerIds.set(r.source_key, r.id);
-    // Unchanged rows are not returned: look up the ids this run has not seen yet.
-    const missing = unique.map((c) => c.sourceKey).filter((k) => !customerIds.has(k));
-    if (missing.length > 0) {
-      const found = (await tx.execute(sql`
-        select id, source_key from customers
-        where tenant_id = ${scope.tenantId}::uuid
-          and source_key in (select jsonb_array_elements_text(${JSON.stringify(missing)}::jsonb))`)) as unknown as Rows<{
-        id: string;
-        source_key: string;
-      }>;
-      for (const r of found.rows) customerIds.set(r.source_key, r.id);
-    }
-  }
-
-  async function upsertPolicies(tx: DbOrTx, list: { customerKey: string; policy: CanonicalPolicy }[]) {
-    const unique = [...new Map(list.map((p) => [p.policy.sourceKey, p])).values()];
-    const json = JSON.stringify(
-      unique.map(({ customerKey, policy: p }) => ({
-        customer_id: customerIds.get(customerKey),
+    const policyJson = JSON.stringify(
+      Array.from(policiesByKey.values(), ({ customerKey, policy: p }) => ({
+        customer_key: customerKey,
         source_key: p.sourceKey,
         policy_number: p.policyNumber,
         line_of_business: p.lineOfBusiness,
@@ -320,39 +369,9 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
         last_modified_at: p.lastModifiedAt,
       })),
     );
-    await tx.execute(sql`
-      insert into policies (tenant_id, customer_id, connection_id, source_key, policy_number, line_of_business,
-        line_of_business_raw, carrier_id, carrier_name, status, inception_date, effective_date, expiration_date,
-        term_months, premium, prior_premium, renewal_premium, risk_state, producer, csr, claims_3y, last_modified_at)
-      select ${scope.tenantId}::uuid, x.customer_id, ${scope.connectionId}::uuid, x.source_key, x.policy_number,
-        x.line_of_business, x.line_of_business_raw, x.carrier_id, x.carrier_name, x.status, x.inception_date,
-        x.effective_date, x.expiration_date, x.term_months, x.premium, x.prior_premium, x.renewal_premium,
-        x.risk_state, x.producer, x.csr, x.claims_3y, x.last_modified_at
-      from json_to_recordset(${json}::json) as x(customer_id uuid, source_key text, policy_number text,
-        line_of_business text, line_of_business_raw text, carrier_id uuid, carrier_name text, status text,
-        inception_date date, effective_date date, expiration_date date, term_months int, premium numeric,
-        prior_premium numeric, renewal_premium numeric, risk_state text, producer text, csr text, claims_3y int,
-        last_modified_at timestamptz)
-      on conflict (tenant_id, source_key) do update set
-        customer_id = excluded.customer_id, connection_id = excluded.connection_id, policy_number = excluded.policy_number,
-        line_of_business = excluded.line_of_business, line_of_business_raw = excluded.line_of_business_raw,
-        carrier_id = excluded.carrier_id, carrier_name = excluded.carrier_name, status = excluded.status,
-        inception_date = excluded.inception_date, effective_date = excluded.effective_date,
-        expiration_date = excluded.expiration_date, term_months = excluded.term_months, premium = excluded.premium,
-        prior_premium = excluded.prior_premium, renewal_premium = excluded.renewal_premium,
-        risk_state = excluded.risk_state, producer = excluded.producer, csr = excluded.csr,
-        claims_3y = excluded.claims_3y, last_modified_at = excluded.last_modified_at, updated_at = now()
-      where (policies.customer_id, policies.connection_id, policies.policy_number, policies.line_of_business,
-        policies.line_of_business_raw, policies.carrier_id, policies.carrier_name, policies.status,
-        policies.inception_date, policies.effective_date, policies.expiration_date, policies.term_months,
-        policies.premium, policies.prior_premium, policies.renewal_premium, policies.risk_state, policies.producer,
-        policies.csr, policies.claims_3y, policies.last_modified_at)
-        is distinct from (excluded.customer_id, excluded.connection_id, excluded.policy_number,
-        excluded.line_of_business, excluded.line_of_business_raw, excluded.carrier_id, excluded.carrier_name,
-        excluded.status, excluded.inception_date, excluded.effective_date, excluded.expiration_date,
-        excluded.term_months, excluded.premium, excluded.prior_premium, excluded.renewal_premium,
-        excluded.risk_state, excluded.producer, excluded.csr, excluded.claims_3y, excluded.last_modified_at)`);
+    await tx.execute(withParams(UPSERT_BATCH, [scope.tenantId, scope.connectionId, customerJson, policyJson]));
   }
+
 
   async function upsertPeople(tx: DbOrTx, valid: Extract<Classified, { kind: "valid" }>[]) {
     const fresh = new Map<string, { name: string; role: string }>();
@@ -389,23 +408,22 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
         rowsFiltered: counters.rowsFiltered + filtered,
       };
       const active = await db.transaction(async (tx) => {
-        // The checkpoint commits with the rows, so a commit lost to a database crash is simply
-        // redone on resume: no need to wait for the WAL flush on every batch.
-        await tx.execute(sql`set local synchronous_commit = off`);
-        const [current] = await tx
-          .select({ status: importRuns.status })
-          .from(importRuns)
-          .where(eq(importRuns.id, scope.runId))
-          .for("update");
-        if (current?.status !== "running") return false;
+        // Counters and checkpoint first: this locks the run, and finds out whether it was closed
+        // meanwhile (disconnect). The checkpoint commits with the rows, so a commit lost to a
+        // database crash is simply redone on resume: no need to wait for the WAL flush per batch.
+        const claimed = (await tx.execute(sql`
+          update import_runs set rows_read = ${next.rowsRead}, rows_imported = ${next.rowsImported},
+            rows_rejected = ${next.rowsRejected}, rows_filtered = ${next.rowsFiltered}, checkpoint = ${checkpoint}
+          from (select set_config('synchronous_commit', 'off', true)) as cfg
+          where id = ${scope.runId}::uuid and status = 'running'
+          returning id`)) as unknown as Rows<{ id: string }>;
+        if (claimed.rows.length === 0) return false;
         if (valid.length > 0) {
           await carriersFor(tx, valid.map((v) => v.policy.carrierName));
-          await upsertCustomers(tx, valid.map((v) => v.customer));
-          await upsertPolicies(tx, valid.map((v) => ({ customerKey: v.customer.sourceKey, policy: v.policy })));
+          await upsertBatch(tx, valid);
           await upsertPeople(tx, valid);
         }
         if (rejected.length > 0) await insertRejections(tx, scope.tenantId, scope.runId, rejected);
-        await tx.update(importRuns).set({ ...next, checkpoint }).where(eq(importRuns.id, scope.runId));
         return true;
       });
       if (active) Object.assign(counters, next);

@@ -4,7 +4,10 @@
 const BLANKS = new Set(["", "n/a", "na", "null", "none", "-", "--", "nil", "#n/a", "(blank)"]);
 
 export function isBlank(value: string | null | undefined) {
-  return value === null || value === undefined || BLANKS.has(value.trim().toLowerCase());
+  if (value === null || value === undefined || value === "") return true;
+  // Every blank spelling is short: longer values skip the trim and lookup (a hot path of imports).
+  if (value.length > 9) return false;
+  return BLANKS.has(value.trim().toLowerCase());
 }
 
 /** Trimmed text, null when blank or N/A. */

@@ -8,7 +8,7 @@ import { PASSWORD, uniqueEmail } from "./helpers";
 // when its lease runs out, resumes at its checkpoint, and ends with exactly the rows of a clean
 // run of the same export in another tenant. This spec runs its own server so it can kill it.
 
-const POLICIES = 30_000;
+const POLICIES = 12_000;
 
 type Server = { process: ChildProcess; url: string; log: string[] };
 

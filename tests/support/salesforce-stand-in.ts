@@ -24,6 +24,8 @@ export type SalesforceStandIn = {
   delayMs: number;
   /** Delay the token endpoint (queueing tests). */
   tokenDelayMs: number;
+  /** Hold token answers until the returned function is called (queueing tests, no timing races). */
+  holdTokens(): () => void;
   tasks: Record<string, unknown>[];
   close(): Promise<void>;
 };
@@ -78,6 +80,7 @@ export async function startSalesforceStandIn(options: { records?: StandInRecord[
   const valid = new Set<string>();
   let tokenCounter = 0;
   let failures: { status: number; count: number } | null = null;
+  let tokenGate: Promise<void> | null = null;
   const cursors = new Map<string, { rows: StandInRecord[]; fields: string[]; offset: number }>();
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
@@ -117,6 +120,14 @@ export async function startSalesforceStandIn(options: { records?: StandInRecord[
     tokenDelayMs: 0,
     tasks: [],
     expireTokens: () => valid.clear(),
+    holdTokens: () => {
+      let release: () => void = () => {};
+      tokenGate = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        tokenGate = null;
+        release();
+      };
+    },
     failNext: (status, count = 1) => {
       failures = { status, count };
     },
@@ -129,6 +140,7 @@ export async function startSalesforceStandIn(options: { records?: StandInRecord[
       state.tokenRequests++;
       const form = new URLSearchParams(await readBody(req));
       if (state.tokenDelayMs) await wait(state.tokenDelayMs);
+      if (tokenGate) await tokenGate;
       if (state.refuseRefresh || form.get("grant_type") !== "refresh_token" || form.get("refresh_token") !== validRefresh) {
         return send(res, 400, { error: "invalid_grant", error_description: "expired access/refresh token" });
       }

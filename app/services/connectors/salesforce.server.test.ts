@@ -103,11 +103,14 @@ describe("seed §8 rules for outbound API calls", () => {
     const c = connector();
     await c.listObjects();
     sf.expireTokens();
-    sf.tokenDelayMs = 100;
+    const release = sf.holdTokens();
     sf.requests.length = 0;
     const first = c.listObjects(); // gets the 401 and starts the refresh
-    await new Promise((r) => setTimeout(r, 50)); // the refresh is now under way
+    while (sf.tokenRequests < 2) await new Promise((r) => setTimeout(r, 5)); // the refresh is now under way
     const queued = [c.listAttributes("InsurancePolicy"), c.listAttributes("InsurancePolicy")];
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sf.requests).toHaveLength(1); // the queued ones wait for the refresh
+    release();
     await Promise.all([first, ...queued]);
     expect(sf.tokenRequests).toBe(2);
     // Only the first request ever used the expired token; the queued ones went out with the new one.

@@ -99,6 +99,39 @@ describe("the import (ETL)", () => {
     }
   });
 
+  test("a runner whose job was claimed again (lease ran out) stops instead of overwriting the new runner", async () => {
+    const { ctx, db, tenant } = await createTestTenant();
+    const connection = await createReadyFileConnection(ctx, { policies: 300, seed: 9 });
+    const runId = await startImport(ctx, connection.id);
+    // Runner A commits its first batch; then runner B takes the run over (A's job lease ran out)
+    // and commits a batch; then A wakes up and tries its next batch.
+    let resolveB!: () => void;
+    const bWrote = new Promise<void>((resolve) => (resolveB = resolve));
+    let b: Promise<void> | undefined;
+    let aBatches = 0;
+    await runImport(db, runId, {
+      batchSize: 50,
+      afterBatch: async () => {
+        aBatches++;
+        if (b) return;
+        b = runImport(db, runId, {
+          batchSize: 70,
+          afterBatch: async () => {
+            resolveB();
+            await new Promise((r) => setTimeout(r, 2));
+          },
+        });
+        await bWrote;
+      },
+    });
+    expect(aBatches).toBe(1); // A stopped at its next batch instead of interleaving with B
+    await b;
+    const [run] = await db.select().from(importRuns).where(eq(importRuns.id, runId));
+    expect(run).toMatchObject({ status: "succeeded", rowsRead: 300 });
+    expect(run.rowsImported + run.rowsRejected + run.rowsFiltered).toBe(300);
+    expect((await importedCounts(db, tenant.id, connection.id)).policies).toBe(run.rowsImported);
+  });
+
   test("past the bad-row share the import fails as a whole and imports nothing", async () => {
     const { ctx, db, tenant } = await createTestTenant();
     const connection = await createReadyFileConnection(ctx, { policies: 100, invalidRows: 10 });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { connections, customers, importRejections, importRuns, policies } from "~/db/schema";
@@ -97,8 +98,15 @@ type Counters = { rowsRead: number; rowsImported: number; rowsRejected: number; 
 export async function runImport(db: Db, runId: string, options: RunOptions = {}) {
   const now = options.now ?? (() => new Date());
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-  const [run] = await db.select().from(importRuns).where(eq(importRuns.id, runId));
-  if (!run || run.status === "succeeded" || run.status === "failed") return;
+  // Take the run over: a runner still going elsewhere (its job lease ran out) sees another
+  // runner id at its next batch and stops, so two runners never interleave their counters.
+  const runnerId = randomUUID();
+  const [run] = await db
+    .update(importRuns)
+    .set({ status: "running", runnerId, startedAt: sql`coalesce(${importRuns.startedAt}, ${now().toISOString()}::timestamptz)` })
+    .where(and(eq(importRuns.id, runId), inArray(importRuns.status, ["queued", "running"])))
+    .returning();
+  if (!run) return;
   const [connection] = await db
     .select()
     .from(connections)
@@ -106,26 +114,30 @@ export async function runImport(db: Db, runId: string, options: RunOptions = {})
   if (!connection?.mapping) throw new PermanentJobError("The connection has no mapping");
   const mapping = connection.mapping;
   const startedAt = run.startedAt ?? now();
-  await db.update(importRuns).set({ status: "running", startedAt }).where(eq(importRuns.id, run.id));
 
   const connector = connectorFor(db, connection, options.connector);
   const attributes = [...new Set(Object.values(mapping.fields).filter(Boolean))];
   const read = (c: Connector) => c.readRecords(mapping.object, { pageSize: batchSize, attributes, signal: options.signal });
 
   // Pass 1 (validation): count rows and rejections without writing, so an export past the
-  // bad-row limit fails as a whole instead of half-importing.
+  // bad-row limit fails as a whole instead of half-importing. It renews the job's lease as it goes.
   let total = 0;
   let rejected = 0;
   {
     const seen = new Map<string, number>();
+    let lastBeat = Date.now();
     for await (const page of read(connector)) {
       for (const row of page) {
         total++;
         if (classify(row, mapping, connection.filters, seen).kind === "rejected") rejected++;
       }
+      if (Date.now() - lastBeat > 1000) {
+        lastBeat = Date.now();
+        await options.progress?.({ runId: run.id, phase: "validating", read: total });
+      }
     }
   }
-  await db.update(importRuns).set({ rowsTotal: total }).where(eq(importRuns.id, run.id));
+  await db.update(importRuns).set({ rowsTotal: total }).where(and(eq(importRuns.id, run.id), eq(importRuns.runnerId, runnerId)));
   const share = total === 0 ? 0 : rejected / total;
   if (share > connection.maxRejectedShare) {
     await writeRejectionsOnly(db, run, connection.tenantId, read(connector), mapping, connection.filters);
@@ -135,12 +147,13 @@ export async function runImport(db: Db, runId: string, options: RunOptions = {})
       error: `${rejected} of ${total} rows (${pct(share)}) failed validation; the limit is ${pct(connection.maxRejectedShare)}. Nothing was imported.`,
       startedAt,
       now,
+      runnerId,
     });
   }
 
   // Pass 2 (write): batches from the checkpoint on; earlier rows only rebuild the duplicate map.
   const counters: Counters = { rowsRead: run.rowsRead, rowsImported: run.rowsImported, rowsRejected: run.rowsRejected, rowsFiltered: run.rowsFiltered };
-  const writer = createBatchWriter(db, { tenantId: connection.tenantId, connectionId: connection.id, runId: run.id });
+  const writer = createBatchWriter(db, { tenantId: connection.tenantId, connectionId: connection.id, runId: run.id, runnerId });
   const seen = new Map<string, number>();
   let index = 0;
   for await (const page of read(connector)) {
@@ -156,7 +169,7 @@ export async function runImport(db: Db, runId: string, options: RunOptions = {})
     await options.progress?.({ runId: run.id, total, ...counters });
     await options.afterBatch?.(index);
   }
-  return finishRun(db, run, connection, { ok: true, startedAt, now, counters });
+  return finishRun(db, run, connection, { ok: true, startedAt, now, counters, runnerId });
 }
 
 // Valid and filtered rows drop the source row: a batch holds only what it writes (memory).
@@ -201,7 +214,7 @@ async function writeRejectionsOnly(
     rejectedCount += rejected.length;
     if (rejected.length) await insertRejections(db, tenantId, run.id, rejected);
   }
-  await db.update(importRuns).set({ rowsRead: read, rowsRejected: rejectedCount, checkpoint: read }).where(eq(importRuns.id, run.id));
+  await db.update(importRuns).set({ rowsRead: read, rowsRejected: rejectedCount, checkpoint: read }).where(and(eq(importRuns.id, run.id), eq(importRuns.status, "running")));
 }
 
 async function insertRejections(db: DbOrTx, tenantId: string, runId: string, rows: Extract<Classified, { kind: "rejected" }>[]) {
@@ -299,7 +312,7 @@ const UPSERT_BATCH = `
     is distinct from (excluded.customer_id, excluded.connection_id, ${list(POLICY_COLUMNS, "excluded.")})`;
 
 /** Multi-row upserts (JSON parameters, no per-row statements), one transaction per batch. */
-function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: string; runId: string }) {
+function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: string; runId: string; runnerId: string }) {
   const carrierIds = new Map<string, string>();
   const knownPeople = new Set<string>();
 
@@ -415,7 +428,7 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
           update import_runs set rows_read = ${next.rowsRead}, rows_imported = ${next.rowsImported},
             rows_rejected = ${next.rowsRejected}, rows_filtered = ${next.rowsFiltered}, checkpoint = ${checkpoint}
           from (select set_config('synchronous_commit', 'off', true)) as cfg
-          where id = ${scope.runId}::uuid and status = 'running'
+          where id = ${scope.runId}::uuid and status = 'running' and runner_id = ${scope.runnerId}
           returning id`)) as unknown as Rows<{ id: string }>;
         if (claimed.rows.length === 0) return false;
         if (valid.length > 0) {
@@ -436,7 +449,7 @@ async function finishRun(
   db: Db,
   run: ImportRun,
   connection: typeof connections.$inferSelect,
-  outcome: { ok: boolean; error?: string; startedAt: Date; now: () => Date; counters?: Counters },
+  outcome: { ok: boolean; error?: string; startedAt: Date; now: () => Date; counters?: Counters; runnerId?: string },
 ) {
   const finishedAt = outcome.now();
   const durationMs = Math.max(0, finishedAt.getTime() - outcome.startedAt.getTime());
@@ -449,8 +462,13 @@ async function finishRun(
     }>
   ).rows;
   await db.transaction(async (tx) => {
-    const [current] = await tx.select({ status: importRuns.status }).from(importRuns).where(eq(importRuns.id, run.id)).for("update");
+    const [current] = await tx
+      .select({ status: importRuns.status, runnerId: importRuns.runnerId })
+      .from(importRuns)
+      .where(eq(importRuns.id, run.id))
+      .for("update");
     if (current?.status !== "running") return;
+    if (outcome.runnerId && current.runnerId !== outcome.runnerId) return; // replaced by a newer runner
     const [latest] = await tx.select().from(importRuns).where(eq(importRuns.id, run.id));
     await tx
       .update(importRuns)
@@ -513,7 +531,9 @@ export async function handleImportJob(
 ) {
   const runId = String(job.payload.runId ?? "");
   try {
-    await runImport(db, runId, { progress: helpers.progress, signal: helpers.signal });
+    // IMPORT_BATCH_SIZE: rows per transaction (default 1000); smaller batches checkpoint more often.
+    const batchSize = Number(process.env.IMPORT_BATCH_SIZE) || undefined;
+    await runImport(db, runId, { progress: helpers.progress, signal: helpers.signal, batchSize });
   } catch (error) {
     const permanent = error instanceof InvalidCredentialsError || error instanceof PermanentJobError;
     if (permanent || job.attempts >= job.maxAttempts) {

@@ -12,11 +12,40 @@ const POLICIES = 12_000;
 
 type Server = { process: ChildProcess; url: string; log: string[] };
 
-function startServer(port: number, dataDir: string): Server {
+/**
+ * With DATABASE_URL, the crash server gets a database of its own: the suite's main server runs a
+ * job worker on the shared database and would otherwise claim this import (and find no file in
+ * its own storage). Without the right to create one, it runs on the embedded database instead.
+ */
+async function ownDatabase(port: number): Promise<string | null> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return null;
+  const target = new URL(url);
+  const name = `${target.pathname.slice(1)}_crash_${port}`;
+  const { default: pg } = await import("pg");
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists "${name}" with (force)`);
+    await admin.query(`create database "${name}"`);
+  } catch (error) {
+    console.warn(`[crash test] cannot create ${name} (${(error as Error).message}); using the embedded database`);
+    return null;
+  } finally {
+    await admin.end();
+  }
+  target.pathname = `/${name}`;
+  return target.toString();
+}
+
+function startServer(port: number, dataDir: string, databaseUrl: string | null): Server {
   const log: string[] = [];
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.DATABASE_URL;
   const child = spawn(process.execPath, ["server/index.js"], {
     env: {
-      ...process.env,
+      ...env,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       NODE_ENV: "production",
       PORT: String(port),
       APP_URL: `http://localhost:${port}`,
@@ -26,6 +55,8 @@ function startServer(port: number, dataDir: string): Server {
       DEV_OUTBOX: "true",
       // A short lease so the restarted server reclaims the killed job within seconds.
       JOB_LEASE_MS: "3000",
+      // Small batches: many checkpoints, so the kill lands in the middle of the import.
+      IMPORT_BATCH_SIZE: "200",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -71,7 +102,8 @@ test("SIGKILL mid-import: after a restart the import finishes with exactly the r
   const port = Number(process.env.E2E_PORT ?? 3100) + 50 + (testInfo.project.name === "js" ? 0 : 1);
   const dataDir = path.resolve(`./data/e2e-crash-${port}`);
   rmSync(dataDir, { recursive: true, force: true });
-  let server = startServer(port, dataDir);
+  const databaseUrl = await ownDatabase(port);
+  let server = startServer(port, dataDir, databaseUrl);
   try {
     await waitForHealth(server);
     const crashed = await post(server, { email: uniqueEmail("crash"), password: PASSWORD });
@@ -93,7 +125,7 @@ test("SIGKILL mid-import: after a restart the import finishes with exactly the r
     await new Promise((r) => server.process.once("exit", r));
     expect(midway.run!.checkpoint).toBeLessThan(POLICIES);
 
-    server = startServer(port, dataDir);
+    server = startServer(port, dataDir, databaseUrl);
     await waitForHealth(server);
     const resumed = await waitFor(server, crashed.tenantId, connectionId, (s) => s.run?.status === "succeeded" || s.run?.status === "failed");
     expect(resumed.run!.status).toBe("succeeded");

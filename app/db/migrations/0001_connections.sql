@@ -55,6 +55,7 @@ CREATE TABLE "import_runs" (
 	"rows_imported" integer DEFAULT 0 NOT NULL,
 	"rows_rejected" integer DEFAULT 0 NOT NULL,
 	"rows_filtered" integer DEFAULT 0 NOT NULL,
+	"runner_id" text,
 	"checkpoint" integer DEFAULT 0 NOT NULL,
 	"customers_count" integer,
 	"policies_count" integer,

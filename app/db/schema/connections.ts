@@ -117,6 +117,8 @@ export const importRuns = pgTable(
     rowsRejected: integer("rows_rejected").notNull().default(0),
     /** Valid rows left out by the filter options. */
     rowsFiltered: integer("rows_filtered").notNull().default(0),
+    /** Who runs it now: a runner that finds another id here has been replaced and stops. */
+    runnerId: text("runner_id"),
     /** Source rows fully committed: a restarted job skips them. */
     checkpoint: integer("checkpoint").notNull().default(0),
     customersCount: integer("customers_count"),

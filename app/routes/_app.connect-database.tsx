@@ -180,7 +180,7 @@ function ConnectionRow({ row: c, isAdmin, hydrated, sub = false }: { row: Row; i
             {c.step === "COMPLETED" && !c.running ? (
               <PostForm>
                 <input type="hidden" name="id" value={c.id} />
-                <Button type="submit" name="intent" value="sync" variant="secondary" aria-label={`Sync ${c.name} now`}>
+                <Button type="submit" name="intent" value="sync" variant="secondary" className="whitespace-nowrap" aria-label={`Sync ${c.name} now`}>
                   Sync now
                 </Button>
               </PostForm>

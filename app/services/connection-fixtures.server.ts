@@ -3,7 +3,8 @@ import { and, eq } from "drizzle-orm";
 import { connections } from "~/db/schema";
 import { getIntegration } from "~/utils/integrations";
 import { defaultMapping } from "./connection-mapping.server";
-import { connectorOf, saveConnectionSettings, uploadKeyFor } from "./connections.server";
+import { scanSource } from "./connection-scan.server";
+import { connectorOf, saveConnectionSettings, saveMapping, uploadKeyFor } from "./connections.server";
 import type { TenantContext } from "./context.server";
 import { generateSampleExport, type SampleOptions } from "./sample-export.server";
 import { getStorage } from "./storage.server";
@@ -31,7 +32,11 @@ export async function createReadyFileConnection(
     credentials: {},
     file,
   });
-  const mapping = await defaultMapping(connectorOf(ctx, connection), getIntegration(integrationId)!);
+  const connector = connectorOf(ctx, connection);
+  const mapping = await defaultMapping(connector, getIntegration(integrationId)!);
+  // Through the mapping step's own save, so the people and task options exist as after the wizard.
+  const scan = await scanSource(connector, mapping, { previewSize: 0, invalidSamples: 0 });
+  await saveMapping(ctx, connection, mapping, { producers: scan.producers, csrs: scan.csrs });
   await ctx.db
     .update(connections)
     .set({

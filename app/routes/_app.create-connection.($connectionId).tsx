@@ -18,7 +18,7 @@ import { getIntegration, type Integration } from "~/utils/integrations";
 import { editStepRoute, stepRoute } from "~/utils/setup-steps";
 import { replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { previousUpload, readExportUpload } from "~/utils/upload.server";
+import { previousUpload, readExportUpload } from "~/utils/export-upload.server";
 import { orNotFound } from "~/utils/wizard.server";
 
 export const meta: MetaFunction = () => [{ title: "Create connection | Remarket" }];

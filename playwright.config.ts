@@ -26,7 +26,7 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON ?? "reports/playwright.json" }]],
   use: {
     baseURL: BASE_URL,
     trace: "retain-on-failure",

@@ -13,5 +13,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // The JSON report feeds the one-line total printed by scripts/summarize-tests.js.
+    reporters: ["default", "json"],
+    outputFile: { json: process.env.VITEST_JSON ?? "reports/vitest.json" },
   },
 });

@@ -66,12 +66,10 @@ export function handleError(error: unknown, { request, context }: { request: Req
  * turns green only when it is ready) and, unless disabled, runs the job worker in-process.
  */
 export async function startBackground({ worker }: { worker: boolean }) {
-  getEnv();
   const db = await getDb();
   registerJobs();
-  // JOB_LEASE_MS: how soon a job whose worker died (SIGKILL) is claimed again; default 60 s.
-  const leaseMs = Number(process.env.JOB_LEASE_MS) || undefined;
-  const stopWorker = worker ? startWorker(db, { leaseMs }) : async () => {};
+  const env = getEnv();
+  const stopWorker = worker ? startWorker(db, { leaseMs: env.JOB_LEASE_MS, concurrency: env.JOB_CONCURRENCY }) : async () => {};
   return async () => {
     await stopWorker();
     await closeDb();

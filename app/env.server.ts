@@ -45,6 +45,38 @@ const EnvSchema = z.object({
   RUN_WORKER: bool(true),
   DEMO_TTL_HOURS: z.coerce.number().positive().default(24),
   ENABLE_TEST_FIXTURES: bool(false),
+  // Billing: without STRIPE_SECRET_KEY billing runs locally (trial, plan and quota in the database).
+  TRIAL_DAYS: z.coerce.number().int().min(0).default(14),
+  TRIAL_ANNUAL_QUOTA: z.coerce.number().int().min(0).default(25),
+  /** Seed grace-period-status: days a past-due subscription keeps working. */
+  GRACE_PERIOD_DAYS: z.coerce.number().int().min(0).default(7),
+  TRIAL_REMINDER_DAYS: z.coerce.number().int().min(1).default(3),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Only for tests and proxies: where the Stripe SDK sends its requests. */
+  STRIPE_API_HOST: z.string().optional(),
+  STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  STRIPE_API_PROTOCOL: z.enum(["http", "https"]).optional(),
+  /** Optional Stripe price ids; without them Checkout prices the plan inline. */
+  STRIPE_PRICE_STARTER: z.string().optional(),
+  STRIPE_PRICE_GROWTH: z.string().optional(),
+  STRIPE_PRICE_AGENCY: z.string().optional(),
+  // Files: the largest upload (100 MB), how long a public link lives, processing limits.
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(100 * 1024 * 1024),
+  PUBLIC_LINK_TTL_MINUTES: z.coerce.number().positive().default(15),
+  EDA_MAX_COLUMNS: z.coerce.number().int().positive().default(2_000),
+  EDA_MAX_ROW_BYTES: z.coerce.number().int().positive().default(8 * 1024 * 1024),
+  XLSX_MAX_UNCOMPRESSED_BYTES: z.coerce.number().int().positive().default(512 * 1024 * 1024),
+  // Jobs: a lease a crashed worker's job is reclaimed after; renewed while the job runs.
+  JOB_LEASE_MS: z.coerce.number().int().positive().default(60_000),
+  JOB_CONCURRENCY: z.coerce.number().int().positive().default(2),
+  // S3-compatible object storage instead of DATA_DIR/uploads when S3_BUCKET is set.
+  S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool(false),
 });
 
 export type Env = z.infer<typeof EnvSchema> & {

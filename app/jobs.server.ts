@@ -1,4 +1,7 @@
 import { getEnv } from "~/env.server";
+import { runTrialReminders } from "~/services/billing-jobs.server";
+import { processFileJob } from "~/services/file-processing.server";
+import { FILE_JOB } from "~/services/files.server";
 import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/jobs.server";
 import { deleteExpiredDemoTenants } from "~/services/tenants.server";
 import { handleImportJob, IMPORT_JOB, scheduleDueSyncs, SCHEDULE_JOB } from "~/services/imports.server";
@@ -21,6 +24,13 @@ export function registerJobs() {
   });
   registerRecurringJob("jobs.prune", 24 * 3_600_000);
 
+  // Billing: "trial ending in 3 days" notifications and lapsed trials.
+  registerJobHandler("billing.trial-reminders", async (_job, { db }) => {
+    await runTrialReminders(db);
+  });
+  registerRecurringJob("billing.trial-reminders", 60 * 60_000);
+  // Uploaded files: EDA report for CSV/XLS/XLSX, metadata for PDF/Word (retried with back-off).
+  registerJobHandler(FILE_JOB, processFileJob);
   // Connections: the import (ETL), and re-syncs of API connections on their schedule.
   registerJobHandler(IMPORT_JOB, (job, helpers) => handleImportJob(helpers.db, job, helpers));
   registerJobHandler(SCHEDULE_JOB, async (_job, { db }) => {

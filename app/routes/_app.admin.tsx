@@ -1,45 +1,218 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { format } from "date-fns";
+import { z } from "zod";
+import { PostForm } from "~/components/forms";
+import { AlertPill } from "~/components/ui/alert-pill";
+import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
-import { listTenantsForStaff } from "~/services/tenants.server";
+import { isServiceError } from "~/services/errors.server";
+import { KNOWN_FLAGS } from "~/services/feature-flags.server";
+import { extendTrial, listStaffAudit, listTenantsWithBilling, setQuotaOverride, setTenantFlag } from "~/services/staff-admin.server";
 import { requireStaff } from "~/utils/auth.server";
+import { applyFormOnce } from "~/utils/forms.server";
+import { formatLocalDay } from "~/utils/time-zone";
+import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Staff admin | Remarket" }];
+
+const ActionSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("extend-trial"),
+    tenantId: z.string().uuid(),
+    days: z.coerce.number({ error: "Enter a number of days from 1 to 365." }).int("Enter whole days.").min(1, "Enter a number of days from 1 to 365.").max(365, "Enter a number of days from 1 to 365."),
+  }),
+  z.object({
+    intent: z.literal("set-quota"),
+    tenantId: z.string().uuid(),
+    // Blank: back to the plan's quota.
+    quota: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.coerce.number({ error: "Enter a quota of 0 or more, or leave it blank." }).int("Enter a whole number.").min(0, "Enter a quota of 0 or more, or leave it blank.").max(1_000_000, "That quota is too large.").nullable()),
+  }),
+  z.object({ intent: z.literal("set-flag"), tenantId: z.string().uuid(), flag: z.enum(KNOWN_FLAGS), value: z.enum(["on", "off", "default"]) }),
+]);
 
 /** Internal staff only (STAFF_EMAILS); everyone else gets a 404. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
-  const tenants = await listTenantsForStaff(await getDb());
-  return { tenants: tenants.map((t) => ({ ...t, createdAt: format(t.createdAt, "dd MMM yyyy | HH:mm") })) };
+  const db = await getDb();
+  const [tenants, audit] = await Promise.all([listTenantsWithBilling(db), listStaffAudit(db)]);
+  return {
+    tenants: tenants.map((t) => ({
+      ...t,
+      createdAt: format(t.createdAt, "dd MMM yyyy"),
+      // In the agency's own time zone, as its billing page shows it.
+      trialEndsAt: t.trialEndsAt ? formatLocalDay(t.trialEndsAt, t.timeZone) : null,
+    })),
+    audit: audit.map((a) => ({ ...a, createdAt: format(a.createdAt, "dd MMM yyyy | HH:mm") })),
+  };
 }
 
+export async function action({ request }: ActionFunctionArgs) {
+  const auth = await requireStaff(request);
+  const formData = await request.formData();
+  const parsed = ActionSchema.safeParse(Object.fromEntries(formData));
+  if (!parsed.success) {
+    const tenantId = String(formData.get("tenantId") ?? "");
+    const intent = String(formData.get("intent") ?? "");
+    // The entered value comes back so the field keeps it (without JavaScript the page re-renders).
+    const value = String(formData.get(intent === "set-quota" ? "quota" : "days") ?? "");
+    return data({ error: { tenantId, intent, value, message: parsed.error.issues[0]?.message ?? "Check the value." } }, { status: 400 });
+  }
+  const input = parsed.data;
+  const db = await getDb();
+  const actor = { userId: auth.user.id, email: auth.user.email };
+  try {
+    return await applyFormOnce(request, formData, async () => {
+      let message: string;
+      if (input.intent === "extend-trial") {
+        const until = await extendTrial(db, actor, input.tenantId, input.days);
+        message = `Trial extended by ${input.days} day${input.days === 1 ? "" : "s"}, to ${format(until, "dd MMM yyyy")}.`;
+      } else if (input.intent === "set-quota") {
+        await setQuotaOverride(db, actor, input.tenantId, input.quota);
+        message = input.quota === null ? "Quota reset to the plan's." : `Quota set to ${input.quota} a year.`;
+      } else {
+        await setTenantFlag(db, actor, input.tenantId, input.flag, input.value);
+        message = `Flag ${input.flag} set to ${input.value}.`;
+      }
+      return redirectWithToast("/admin", { type: "success", title: "Saved", message });
+    });
+  } catch (error) {
+    if (isServiceError(error)) throw new Response(error.message, { status: error.status });
+    throw error;
+  }
+}
+
+const ACTION_LABELS: Record<string, string> = {
+  "staff.trial_extended": "Trial extended",
+  "staff.quota_changed": "Quota changed",
+  "staff.flag_changed": "Flag changed",
+};
+
 export default function AdminPage() {
-  const { tenants } = useLoaderData<typeof loader>();
+  const { tenants, audit } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const error = actionData && "error" in actionData ? actionData.error : null;
+  const errorFor = (tenantId: string, intent: string) => (error?.tenantId === tenantId && error.intent === intent ? error.message : null);
+  const valueFor = (tenantId: string, intent: string, fallback: string | number) => (errorFor(tenantId, intent) !== null ? error!.value : fallback);
   return (
-    <div className="space-y-4">
+    <div className="space-y-8">
       <h1 className="text-2xl font-bold">Staff admin</h1>
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-slate-200 text-slate-500">
-          <tr>
-            <th className="py-2">Agency</th>
-            <th>Users</th>
-            <th>Demo</th>
-            <th>Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {tenants.map((t) => (
-            <tr key={t.id} className="border-b border-slate-100 dark:border-slate-800">
-              <td className="py-2">{t.name}</td>
-              <td>{t.users}</td>
-              <td>{t.isDemo ? "Yes" : "No"}</td>
-              <td>{t.createdAt}</td>
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[64rem] text-left text-sm [&_td]:px-2 [&_th]:px-2">
+          <thead className="border-b border-slate-200 text-slate-500">
+            <tr>
+              <th className="py-2">Agency</th>
+              <th>Plan</th>
+              <th>Status</th>
+              <th>Trial ends</th>
+              <th>Usage</th>
+              <th>Users</th>
+              <th>Connections</th>
+              <th>Extend trial</th>
+              <th>Yearly quota</th>
+              <th>Flags</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {tenants.map((t) => (
+              <tr key={t.id} className="border-b border-slate-100 align-top dark:border-slate-800" data-testid="admin-tenant-row">
+                <td className="py-2">
+                  <div className="font-medium">{t.name}</div>
+                  <div className="text-xs text-slate-500">
+                    {t.isDemo ? "Demo, " : ""}since {t.createdAt}
+                  </div>
+                </td>
+                <td>{t.plan}</td>
+                <td>{t.status}</td>
+                <td>{t.trialEndsAt ?? "—"}</td>
+                <td data-testid="admin-usage">
+                  {t.used} of {t.quota ?? "—"} ({t.quotaYear})
+                  {t.quotaOverride !== null ? <div className="text-xs text-slate-500">staff quota</div> : null}
+                </td>
+                <td>{t.users}</td>
+                <td>{t.connections ?? "—"}</td>
+                <td>
+                  <PostForm className="flex items-center gap-1">
+                    <input type="hidden" name="tenantId" value={t.id} />
+                    <label className="sr-only" htmlFor={`days-${t.id}`}>
+                      Days to add for {t.name}
+                    </label>
+                    <input id={`days-${t.id}`} name="days" type="number" min={1} max={365} defaultValue={valueFor(t.id, "extend-trial", 14)} aria-invalid={errorFor(t.id, "extend-trial") ? true : undefined} className="w-16 rounded border border-slate-300 px-1 py-1" />
+                    <Button type="submit" name="intent" value="extend-trial" variant="secondary" aria-label={`Extend trial of ${t.name}`}>
+                      Extend
+                    </Button>
+                  </PostForm>
+                  <RowError message={errorFor(t.id, "extend-trial")} />
+                </td>
+                <td>
+                  <PostForm className="flex items-center gap-1">
+                    <input type="hidden" name="tenantId" value={t.id} />
+                    <label className="sr-only" htmlFor={`quota-${t.id}`}>
+                      Yearly quota for {t.name}
+                    </label>
+                    <input id={`quota-${t.id}`} name="quota" type="number" min={0} defaultValue={valueFor(t.id, "set-quota", t.quotaOverride ?? "")} aria-invalid={errorFor(t.id, "set-quota") ? true : undefined} placeholder="plan" className="w-20 rounded border border-slate-300 px-1 py-1" />
+                    <Button type="submit" name="intent" value="set-quota" variant="secondary" aria-label={`Set quota of ${t.name}`}>
+                      Set
+                    </Button>
+                  </PostForm>
+                  <RowError message={errorFor(t.id, "set-quota")} />
+                </td>
+                <td>
+                  {Object.entries(t.flags).map(([flag, enabled]) => (
+                    <PostForm key={flag} className="flex items-center gap-1">
+                      <input type="hidden" name="tenantId" value={t.id} />
+                      <input type="hidden" name="flag" value={flag} />
+                      <input type="hidden" name="value" value={enabled ? "off" : "on"} />
+                      <AlertPill tone={enabled ? "success" : "neutral"}>
+                        {flag}: {enabled ? "on" : "off"}
+                      </AlertPill>
+                      <Button type="submit" name="intent" value="set-flag" variant="ghost" aria-label={`Turn ${flag} ${enabled ? "off" : "on"} for ${t.name}`}>
+                        Turn {enabled ? "off" : "on"}
+                      </Button>
+                    </PostForm>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <section aria-labelledby="audit-title" className="space-y-2">
+        <h2 id="audit-title" className="text-lg font-semibold">
+          Staff actions
+        </h2>
+        {audit.length === 0 ? (
+          <p className="text-sm text-slate-500">No staff actions yet.</p>
+        ) : (
+          <ul className="space-y-1 text-sm" data-testid="staff-audit">
+            {audit.map((a) => (
+              <li key={a.id}>
+                <span className="text-slate-500">{a.createdAt}</span> · {a.actorEmail} · {ACTION_LABELS[a.action] ?? a.action} · {a.tenantName ?? "deleted agency"}{" "}
+                <span className="text-slate-500">{describe(a.details)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
     </div>
+  );
+}
+
+function describe(details: Record<string, unknown> | null) {
+  if (!details) return "";
+  return Object.entries(details)
+    .filter(([key]) => key !== "from" || details.from !== null)
+    .map(([key, value]) => `${key}: ${value === null ? "plan default" : String(value)}`)
+    .join(", ");
+}
+
+function RowError({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className="mt-1 text-xs text-red-600">
+      {message}
+    </p>
   );
 }
 

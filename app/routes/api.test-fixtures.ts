@@ -1,11 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { getDb } from "~/db/client.server";
+import { getDb, type Db } from "~/db/client.server";
 import { getEnv } from "~/env.server";
 import { users } from "~/db/schema";
 import { connectionFixture } from "~/services/connection-fixtures.server";
 import { createLoginSession } from "~/services/login-sessions.server";
 import { hashPassword } from "~/services/passwords.server";
+import { consumeRemarketQuota } from "~/services/quota.server";
 import { createTenant } from "~/services/tenants.server";
 import { getCookies } from "~/sessions.server";
 
@@ -23,12 +25,32 @@ const FixtureSchema = z.object({
   tenantId: z.string().uuid().optional(),
 });
 
+/** Record re-marketing uses through the quota service (until the renewals flow can make them). */
+const ConsumeQuotaSchema = z.object({
+  action: z.literal("consume-quota"),
+  tenantId: z.string().uuid(),
+  count: z.number().int().min(1).max(1000).default(1),
+});
+
 export async function action({ request }: ActionFunctionArgs) {
   if (!getEnv().ENABLE_TEST_FIXTURES) throw new Response("Not found", { status: 404 });
   const body = await request.json();
   const db = await getDb();
   if (typeof body?.fixture === "string") return Response.json(await connectionFixture(db, body));
+  if (body?.action === "consume-quota") {
+    const { tenantId, count } = ConsumeQuotaSchema.parse(body);
+    const results = [];
+    for (let i = 0; i < count; i++) results.push(await db.transaction((tx) => consumeRemarketQuota(tx, tenantId)));
+    return Response.json({ results });
+  }
   const input = FixtureSchema.parse(body);
+  // A fixed address (an allow-listed staff e-mail) is used by both Playwright projects: the
+  // second asks for a user that exists, and gets a fresh session for it.
+  const [existing] = await db
+    .select({ id: users.id, tenantId: users.tenantId, email: users.email })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${input.email.toLowerCase()}`);
+  if (existing) return Response.json({ ...existing, sessionCookie: await sessionCookieValue(db, existing) });
   const tenantId = input.tenantId ?? (await createTenant(db, { name: input.agencyName })).id;
   const [user] = await db
     .insert(users)
@@ -41,9 +63,13 @@ export async function action({ request }: ActionFunctionArgs) {
       emailVerifiedAt: new Date(),
     })
     .returning({ id: users.id, tenantId: users.tenantId, email: users.email });
-  const { token } = await createLoginSession(db, { userId: user.id, tenantId });
+  return Response.json({ ...user, sessionCookie: await sessionCookieValue(db, user) });
+}
+
+async function sessionCookieValue(db: Db, user: { id: string; tenantId: string }) {
+  const { token } = await createLoginSession(db, { userId: user.id, tenantId: user.tenantId });
   const cookie = await getCookies().sessionCookie.serialize(token);
-  return Response.json({ ...user, sessionCookie: cookie.split(";")[0].split("=").slice(1).join("=") });
+  return cookie.split(";")[0].split("=").slice(1).join("=");
 }
 
 export async function loader() {

@@ -3,3 +3,4 @@
 import "./connections-demo.server";
 
 export { createDemoTenant } from "./demo.server";
+import "./files-demo.server";

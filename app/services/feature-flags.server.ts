@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "~/db/client.server";
+import type { Db, DbOrTx } from "~/db/client.server";
 import { featureFlagOverrides } from "~/db/schema";
 import { getEnv } from "~/env.server";
 
@@ -34,7 +34,7 @@ export async function getFlags(db: Db, tenantId: string): Promise<Flags> {
 }
 
 /** Set or clear (enabled = null) a tenant's override. */
-export async function setFlagOverride(db: Db, tenantId: string, flag: FlagName, enabled: boolean | null) {
+export async function setFlagOverride(db: DbOrTx, tenantId: string, flag: FlagName, enabled: boolean | null) {
   if (enabled === null) {
     await db
       .delete(featureFlagOverrides)

@@ -73,16 +73,18 @@ type ClaimedRow = {
  * Claim the next runnable job: queued and due, or running with an expired lease (its worker
  * died). SKIP LOCKED lets any number of workers on one PostgreSQL claim without waiting.
  */
-export async function claimJob(db: Db, workerId: string, leaseMs: number, now = new Date()) {
+export async function claimJob(db: Db, workerId: string, leaseMs: number, now = new Date(), types?: readonly string[]) {
   const nowIso = now.toISOString();
   const leaseIso = new Date(now.getTime() + leaseMs).toISOString();
+  // A worker may serve only some job types (a dedicated file worker, a test's own queue).
+  const typeFilter = types?.length ? sql`and type in (${sql.join(types.map((t) => sql`${t}`), sql`, `)})` : sql``;
   const result = (await db.execute(sql`
     update jobs set status = 'running', attempts = attempts + 1, lease_until = ${leaseIso}::timestamptz,
       locked_by = ${workerId}
     where id = (
       select id from jobs
-      where (status = 'queued' and run_at <= ${nowIso}::timestamptz)
-         or (status = 'running' and lease_until < ${nowIso}::timestamptz)
+      where ((status = 'queued' and run_at <= ${nowIso}::timestamptz)
+         or (status = 'running' and lease_until < ${nowIso}::timestamptz)) ${typeFilter}
       order by run_at
       limit 1
       for update skip locked
@@ -98,6 +100,14 @@ export async function claimJob(db: Db, workerId: string, leaseMs: number, now = 
     attempts: row.attempts,
     maxAttempts: row.max_attempts,
   } satisfies JobRecord;
+}
+
+/** Push a running job's lease forward (only while this worker still holds it). */
+export async function renewLease(db: Db, jobId: string, workerId: string, leaseMs: number, now = new Date()) {
+  await db
+    .update(jobs)
+    .set({ leaseUntil: new Date(now.getTime() + leaseMs) })
+    .where(and(eq(jobs.id, jobId), eq(jobs.lockedBy, workerId), eq(jobs.status, "running")));
 }
 
 /** Exponential back-off: 2 s, 4 s, 8 s … capped at 10 minutes. */
@@ -153,7 +163,14 @@ export async function getJob(db: Db, jobId: string) {
   return row ?? null;
 }
 
-export type WorkerOptions = { concurrency?: number; pollMs?: number; leaseMs?: number; workerId?: string };
+export type WorkerOptions = {
+  concurrency?: number;
+  pollMs?: number;
+  leaseMs?: number;
+  workerId?: string;
+  /** Only claim these job types (default: all); recurring jobs are scheduled only without it. */
+  types?: readonly string[];
+};
 
 /** Run jobs until stopped; returns a function that stops after the jobs in hand finish. */
 export function startWorker(db: Db, options: WorkerOptions = {}) {
@@ -168,6 +185,11 @@ export function startWorker(db: Db, options: WorkerOptions = {}) {
 
   async function runOne(job: JobRecord) {
     const handler = handlers.get(job.type);
+    // A long job keeps its lease while this process lives; after a crash the lease runs out
+    // and another worker reclaims the job.
+    const heartbeat = setInterval(() => {
+      renewLease(db, job.id, workerId, leaseMs).catch((error) => console.error("[jobs] lease renewal failed:", error));
+    }, Math.max(100, Math.floor(leaseMs / 3)));
     try {
       if (!handler) throw new PermanentJobError(`No handler for job type ${job.type}`);
       await handler(job, {
@@ -184,15 +206,17 @@ export function startWorker(db: Db, options: WorkerOptions = {}) {
     } catch (error) {
       const final = await failJob(db, job, workerId, error);
       console.error(`[jobs] ${job.type} ${job.id} attempt ${job.attempts} failed${final ? " for good" : ""}:`, error);
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 
   async function tick() {
     if (stopped) return;
     try {
-      await scheduleRecurring(db);
+      if (!options.types) await scheduleRecurring(db);
       while (!stopped && running < concurrency) {
-        const job = await claimJob(db, workerId, leaseMs);
+        const job = await claimJob(db, workerId, leaseMs, new Date(), options.types);
         if (!job) break;
         running++;
         const p = runOne(job).finally(() => {

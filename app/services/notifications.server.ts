@@ -1,5 +1,8 @@
+import { and, count, desc, eq, isNotNull, isNull, or } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
 import { notifications } from "~/db/schema";
+import { clock, type TenantContext } from "./context.server";
+import { NotFoundError } from "./errors.server";
 
 export type NotifyInput = {
   tenantId: string;
@@ -28,4 +31,64 @@ export async function notify(db: DbOrTx, input: NotifyInput, now = new Date()) {
     })
     .returning({ id: notifications.id });
   return row.id;
+}
+
+/** Who sees a notification: everyone in its tenant when userId is null, else only that user. */
+function visibleTo(ctx: { tenantId: string; userId: string }) {
+  return and(eq(notifications.tenantId, ctx.tenantId), or(isNull(notifications.userId), eq(notifications.userId, ctx.userId)))!;
+}
+
+/** Unread notifications for the header bell. */
+export async function countUnread(db: DbOrTx, ctx: { tenantId: string; userId: string }) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(visibleTo(ctx), isNull(notifications.readAt)));
+  return Number(row?.n ?? 0);
+}
+
+export const NOTIFICATIONS_PAGE_SIZE = 20;
+
+/** The user's notifications, newest first: unread (default) or read (seed files/file-user-information). */
+export async function listNotifications(ctx: TenantContext, input: { filter: "unread" | "read"; page: number }) {
+  const where = and(visibleTo(ctx), input.filter === "read" ? isNotNull(notifications.readAt) : isNull(notifications.readAt));
+  const [{ total }] = await ctx.db.select({ total: count() }).from(notifications).where(where);
+  const rows = await ctx.db
+    .select({
+      id: notifications.id,
+      kind: notifications.kind,
+      title: notifications.title,
+      message: notifications.message,
+      fileName: notifications.fileName,
+      link: notifications.link,
+      readAt: notifications.readAt,
+      createdAt: notifications.createdAt,
+    })
+    .from(notifications)
+    .where(where)
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(NOTIFICATIONS_PAGE_SIZE)
+    .offset((input.page - 1) * NOTIFICATIONS_PAGE_SIZE);
+  return { total: Number(total), notifications: rows };
+}
+
+/** Mark one notification read (seed files/update-read-status); another tenant's or user's → 404. */
+export async function markNotificationRead(ctx: TenantContext, id: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new NotFoundError("Notification not found");
+  const [row] = await ctx.db
+    .update(notifications)
+    .set({ readAt: clock(ctx) })
+    .where(and(eq(notifications.id, id), visibleTo(ctx)))
+    .returning({ id: notifications.id });
+  if (!row) throw new NotFoundError("Notification not found");
+}
+
+/** Mark every unread notification the user can see as read; returns how many. */
+export async function markAllNotificationsRead(ctx: TenantContext) {
+  const rows = await ctx.db
+    .update(notifications)
+    .set({ readAt: clock(ctx) })
+    .where(and(visibleTo(ctx), isNull(notifications.readAt)))
+    .returning({ id: notifications.id });
+  return rows.length;
 }

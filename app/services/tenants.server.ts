@@ -1,6 +1,7 @@
 import { and, count, desc, eq, lt } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { tenants, users } from "~/db/schema";
+import { startTrial } from "./billing-account.server";
 
 /** Hooks other capabilities register to set up a new tenant (billing trial, defaults). */
 type TenantCreatedHook = (db: DbOrTx, tenantId: string, now: Date) => Promise<void>;
@@ -9,6 +10,10 @@ const onTenantCreated: TenantCreatedHook[] = [];
 export function registerTenantCreatedHook(hook: TenantCreatedHook) {
   onTenantCreated.push(hook);
 }
+
+// Registered here rather than by the billing module so every path that creates a tenant
+// (sign-up, SSO, demo, tests) starts the trial without remembering a side-effect import.
+registerTenantCreatedHook(startTrial);
 
 export async function createTenant(
   db: DbOrTx,

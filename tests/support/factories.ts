@@ -60,3 +60,10 @@ export async function getUserRow(id: string) {
   const [row] = await db.select().from(users).where(eq(users.id, id));
   return row;
 }
+
+/** An Authorization header value for the API (bearer tokens only). */
+export async function bearerFor(user: { id: string; tenantId: string }) {
+  const db = await getDb();
+  const { token } = await createLoginSession(db, { userId: user.id, tenantId: user.tenantId });
+  return `Bearer ${token}`;
+}

@@ -4,4 +4,6 @@ export * from "./platform";
 export * from "./book";
 export * from "./notifications";
 export * from "./settings";
+export * from "./billing";
+export * from "./files";
 export * from "./connections";

@@ -1,0 +1,139 @@
+import { Form, useNavigate } from "@remix-run/react";
+import { useRef, useState, type FormEvent } from "react";
+import { FormToken } from "~/components/forms";
+import { Button } from "~/components/ui/button";
+import { ErrorList, SelectField, type Option } from "~/components/ui/field";
+import { formatBytes } from "~/utils/date-time";
+
+type Errors = Record<string, string[] | undefined>;
+type Progress = { sent: number; total: number };
+
+/**
+ * The upload form. Without JavaScript it is a plain multipart POST to this page's action.
+ * With JavaScript the same form data goes by XMLHttpRequest, which reports upload progress
+ * (bytes sent / total) and can be cancelled; the server streams it the same way.
+ */
+export function FileUploadForm({
+  domains,
+  maxBytes,
+  errors,
+  defaultDomain,
+}: {
+  domains: Option[];
+  maxBytes: number;
+  errors?: Errors;
+  defaultDomain?: string;
+}) {
+  const navigate = useNavigate();
+  const xhrRef = useRef<XMLHttpRequest | null>(null);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [clientErrors, setClientErrors] = useState<Errors | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const shown = clientErrors ?? errors ?? {};
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const file = data.get("file");
+    setNote(null);
+    if (!(file instanceof File) || !file.name) return setClientErrors({ file: ["Choose a file to upload."] });
+    if (file.size > maxBytes) return setClientErrors({ file: [`The file is larger than ${formatBytes(maxBytes)}.`] });
+    setClientErrors({});
+    const xhr = new XMLHttpRequest();
+    xhrRef.current = xhr;
+    xhr.open("POST", "/resources/files/upload");
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.upload.onprogress = (e) => setProgress({ sent: e.loaded, total: e.lengthComputable ? e.total : file.size });
+    xhr.onload = () => {
+      xhrRef.current = null;
+      let body: { ok?: boolean; fieldErrors?: Errors; redirectTo?: string } = {};
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = { fieldErrors: { file: ["The upload failed. Please try again."] } };
+      }
+      setProgress(null);
+      if (xhr.status < 300 && body.ok) {
+        // The response set the toast cookie; the list shows the new file.
+        (event.target as HTMLFormElement).reset();
+        navigate(body.redirectTo ?? "/files?view=mine");
+      } else {
+        setClientErrors(body.fieldErrors ?? { file: ["The upload failed. Please try again."] });
+      }
+    };
+    xhr.onerror = () => {
+      xhrRef.current = null;
+      setProgress(null);
+      setClientErrors({ file: ["The upload failed. Check your connection and try again."] });
+    };
+    xhr.onabort = () => {
+      xhrRef.current = null;
+      setProgress(null);
+      setNote("Upload cancelled: nothing was stored.");
+    };
+    setProgress({ sent: 0, total: file.size });
+    xhr.send(data);
+  }
+
+  const percent = progress && progress.total > 0 ? Math.floor((progress.sent / progress.total) * 100) : 0;
+  return (
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      onSubmit={onSubmit}
+      className="space-y-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+      aria-label="Upload a file"
+    >
+      <FormToken />
+      <h2 className="font-semibold">Upload a file</h2>
+      <div className="grid gap-4 md:grid-cols-2">
+        <SelectField
+          id="upload-domain"
+          name="domain"
+          label="Data domain"
+          options={domains}
+          defaultValue={defaultDomain ?? "policies"}
+          errors={shown.domain}
+        />
+        <div>
+          <label htmlFor="upload-file" className="block text-sm font-medium text-slate-700 dark:text-slate-200">
+            File
+          </label>
+          <input
+            id="upload-file"
+            name="file"
+            type="file"
+            accept=".csv,.xls,.xlsx,.pdf,.doc,.docx"
+            className="mt-1 block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-semibold dark:file:bg-slate-800"
+            aria-invalid={shown.file?.length ? true : undefined}
+            aria-describedby={shown.file?.length ? "upload-file-error" : "upload-file-hint"}
+          />
+          <p id="upload-file-hint" className="mt-1 text-xs text-slate-500">
+            CSV, Excel (.xls, .xlsx), PDF or Word (.doc, .docx), up to {formatBytes(maxBytes)}.
+          </p>
+          <ErrorList id="upload-file-error" errors={shown.file} />
+        </div>
+      </div>
+      {progress ? (
+        <div className="space-y-2" data-testid="upload-progress">
+          <progress className="h-2 w-full" value={progress.sent} max={progress.total || 1} aria-label="Upload progress" aria-valuenow={percent} />
+          <div className="flex items-center justify-between text-sm text-slate-600 dark:text-slate-300">
+            <span data-testid="upload-progress-text">
+              {formatBytes(progress.sent)} of {formatBytes(progress.total)} sent ({percent}%)
+            </span>
+            <Button type="button" variant="secondary" onClick={() => xhrRef.current?.abort()}>
+              Cancel upload
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <Button type="submit">Upload</Button>
+      )}
+      {note ? (
+        <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
+          {note}
+        </p>
+      ) : null}
+    </Form>
+  );
+}

@@ -1,0 +1,40 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { EdaReportView, REPORT_CSS } from "~/components/eda-report";
+import { isServiceError } from "~/services/errors.server";
+import { getFileReport } from "~/services/files.server";
+import { requireTenantContext } from "~/utils/auth.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Report: ${data?.report.fileName ?? "file"} | Remarket` }];
+
+/** The EDA report on its own page (seed: opened in a new window), outside the app shell. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  try {
+    const { file, report } = await getFileReport(ctx, params.fileId ?? "");
+    return { fileId: file.id, report };
+  } catch (error) {
+    if (isServiceError(error) && error.status === 404) throw new Response(error.message, { status: 404 });
+    throw error;
+  }
+}
+
+export default function ReportPage() {
+  const { fileId, report } = useLoaderData<typeof loader>();
+  return (
+    <div className="min-h-screen bg-slate-50">
+      <style dangerouslySetInnerHTML={{ __html: REPORT_CSS }} />
+      <nav className="mx-auto flex max-w-[1100px] flex-wrap gap-4 px-6 pt-4 text-sm">
+        <Link to={`/files/${fileId}`} className="font-semibold text-brand-600 hover:underline">
+          ← Back to the file
+        </Link>
+        <a href={`/files/${fileId}/report/download`} className="font-semibold text-brand-600 hover:underline">
+          Download as HTML
+        </a>
+      </nav>
+      <EdaReportView report={report} />
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";

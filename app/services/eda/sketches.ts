@@ -1,0 +1,128 @@
+// Bounded-memory sketches: a HyperLogLog distinct counter and a reservoir sample.
+
+/** The second half of the last hashPair call. */
+export let pairLow = 0;
+
+/**
+ * Two independent 32-bit hashes of a string in one pass (returned and in `pairLow`): enough
+ * bits to tell a million rows apart without keeping them.
+ */
+export function hashPair(s: string) {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  a ^= a >>> 16;
+  a = Math.imul(a, 0x85ebca6b);
+  a ^= a >>> 13;
+  a = Math.imul(a, 0xc2b2ae35);
+  a ^= a >>> 16;
+  b ^= s.length;
+  b ^= b >>> 13;
+  b = Math.imul(b, 0xc2b2ae35);
+  b ^= b >>> 16;
+  pairLow = b >>> 0;
+  return a >>> 0;
+}
+
+/** 32-bit FNV-1a of a string, finished with murmur3's mixer for better low bits. */
+export function hashString(s: string, seed = 0x811c9dc5) {
+  let h = seed;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+const P = 12;
+const M = 1 << P;
+const ALPHA = 0.7213 / (1 + 1.079 / M);
+
+/** Distinct-count estimate in 4 KB (standard error ≈ 1.6 %). */
+export class HyperLogLog {
+  private readonly registers = new Uint8Array(M);
+
+  add(s: string) {
+    this.addHash(hashString(s));
+  }
+
+  /** Add a value by its (well-mixed) 32-bit hash. */
+  addHash(h: number) {
+    const index = h >>> (32 - P);
+    const rest = (h << P) | (1 << (P - 1));
+    const rank = Math.clz32(rest) + 1;
+    if (rank > this.registers[index]) this.registers[index] = rank;
+  }
+
+  estimate() {
+    let sum = 0;
+    let zeros = 0;
+    for (let i = 0; i < M; i++) {
+      sum += 2 ** -this.registers[i];
+      if (this.registers[i] === 0) zeros++;
+    }
+    const raw = (ALPHA * M * M) / sum;
+    if (raw <= 2.5 * M && zeros > 0) return Math.round(M * Math.log(M / zeros));
+    return Math.round(raw);
+  }
+}
+
+/** A uniform sample of at most `size` numbers (Vitter's algorithm R, seeded for repeatability). */
+export class Reservoir {
+  readonly values: Float64Array;
+  length = 0;
+  seen = 0;
+  private state = 0x9e3779b9;
+
+  constructor(readonly size: number) {
+    this.values = new Float64Array(size);
+  }
+
+  add(value: number) {
+    this.seen++;
+    if (this.length < this.size) {
+      this.values[this.length++] = value;
+      return;
+    }
+    const j = this.random() % this.seen;
+    if (j < this.size) this.values[j] = value;
+  }
+
+  /** True when every value seen is in the sample. */
+  get exact() {
+    return this.seen === this.length;
+  }
+
+  sorted() {
+    return this.values.slice(0, this.length).sort();
+  }
+
+  private random() {
+    // xorshift32
+    let x = this.state;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.state = x >>> 0;
+    return this.state;
+  }
+}
+
+/** Quantile with linear interpolation between the closest ranks (numpy's default). */
+export function quantile(sorted: Float64Array, q: number) {
+  if (sorted.length === 0) return NaN;
+  const position = (sorted.length - 1) * q;
+  const lower = Math.floor(position);
+  const upper = Math.ceil(position);
+  return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
+}

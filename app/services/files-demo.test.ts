@@ -1,0 +1,20 @@
+import { eq } from "drizzle-orm";
+import { expect, test } from "vitest";
+import { getDb } from "~/db/client.server";
+import { fileReports, files } from "~/db/schema";
+import { createDemoTenant } from "./demo-data.server";
+import { countUnread } from "./notifications.server";
+import { getStorage } from "./storage.server";
+
+test("the demo agency gets processed files with reports, a failed one, and notifications", async () => {
+  const db = await getDb();
+  const user = await createDemoTenant(db);
+  const rows = await db.select().from(files).where(eq(files.tenantId, user.tenantId));
+  expect(rows.map((r) => r.status).sort()).toEqual(["Failed", "Ready", "Ready"]);
+  const reports = await db.select().from(fileReports).where(eq(fileReports.tenantId, user.tenantId));
+  expect(reports).toHaveLength(2);
+  const renewals = reports.find((r) => r.report.fileName === "Renewals Q1 2026.csv")!;
+  expect(renewals.report.sheets[0]).toMatchObject({ rows: 61, columns: 8, duplicateRows: 1 });
+  for (const row of rows) expect(await getStorage().size(row.storageKey)).toBe(row.size);
+  expect(await countUnread(db, { tenantId: user.tenantId, userId: user.id })).toBe(2);
+});

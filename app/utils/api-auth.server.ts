@@ -1,0 +1,21 @@
+import { getDb } from "~/db/client.server";
+import type { TenantContext } from "~/services/context.server";
+import { resolveSession, type SessionUser } from "~/services/login-sessions.server";
+
+/**
+ * The API (`/api/*`) takes bearer tokens only, never the session cookie: that is what lets
+ * server/index.js exempt it from the same-origin check without opening a CSRF hole.
+ */
+export async function requireApiContext(request: Request): Promise<TenantContext & { auth: SessionUser }> {
+  const header = request.headers.get("Authorization") ?? "";
+  const token = header.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const db = await getDb();
+  const auth = token ? await resolveSession(db, token) : null;
+  if (!auth) {
+    throw Response.json(
+      { error: "User is not authenticated" },
+      { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="remarket"' } },
+    );
+  }
+  return { db, tenantId: auth.tenant.id, userId: auth.user.id, role: auth.user.role, auth };
+}

@@ -1,0 +1,15 @@
+import { isServiceError } from "~/services/errors.server";
+import { requireApiContext } from "./api-auth.server";
+
+/** API routes take bearer tokens only (see api-auth.server.ts): /api/* skips the Origin check. */
+export const requireApiTenantContext = requireApiContext;
+
+/** Run a JSON handler, turning service errors into their status with a message. */
+export async function jsonOrError(run: () => Promise<unknown>) {
+  try {
+    return Response.json(await run());
+  } catch (error) {
+    if (isServiceError(error)) return Response.json({ error: error.message }, { status: error.status });
+    throw error;
+  }
+}

@@ -1,0 +1,136 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createWriteStream, mkdirSync, mkdtempSync, openAsBlob, rmSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+
+// Kill the real server with SIGKILL while it profiles a large file, start it again on the same
+// database, and check that the job completes once: the file reaches Ready, nothing duplicated.
+
+const PORT = Number(process.env.SIGKILL_TEST_PORT ?? 3131);
+const BASE = `http://localhost:${PORT}`;
+// Inside the checkout (under data/, ignored by git) so the build resolves node_modules.
+mkdirSync(path.resolve("data"), { recursive: true });
+const work = mkdtempSync(path.resolve("data", "sigkill-"));
+const buildDir = path.join(work, "build");
+const dataDir = path.join(work, "data");
+const ROWS = 600_000;
+let server: ChildProcess | null = null;
+
+function startServer() {
+  const child = spawn(process.execPath, ["server/index.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      APP_URL: BASE,
+      BUILD_DIR: buildDir,
+      DATA_DIR: dataDir,
+      PGLITE_DIR: process.env.DATABASE_URL ? "" : path.join(dataDir, "db"),
+      ENABLE_TEST_FIXTURES: "true",
+      ACCESS_LOG: "false",
+      JOB_LEASE_MS: "3000",
+      UPLOAD_MAX_BYTES: String(200 * 1024 * 1024),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", () => {});
+  child.stderr?.on("data", (d) => process.env.DEBUG_SIGKILL && process.stderr.write(d));
+  return child;
+}
+
+async function waitUntil<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      if (/server exited/.test(String(error))) throw error;
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const healthy = () =>
+  waitUntil(async () => {
+    if (server?.exitCode !== null) throw new Error(`the server exited with ${server?.exitCode}`);
+    return (await fetch(`${BASE}/healthz`)).ok;
+  }, 120_000, "the server");
+
+async function generateCsv(file: string) {
+  const out = createWriteStream(file);
+  out.write("policy_id,customer,state,premium,effective_date\n");
+  let chunk = "";
+  for (let i = 0; i < ROWS; i++) {
+    chunk += `${100000 + i},Customer ${i % 5000},${["CA", "TX", "NY"][i % 3]},${(300 + (i % 4000) * 1.25).toFixed(2)},2025-${String(1 + (i % 12)).padStart(2, "0")}-15\n`;
+    if (chunk.length > 1 << 16) {
+      if (!out.write(chunk)) await once(out, "drain");
+      chunk = "";
+    }
+  }
+  out.end(chunk);
+  await once(out, "finish");
+}
+
+beforeAll(async () => {
+  execFileSync("npx", ["remix", "build"], { env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" }, stdio: "ignore" });
+}, 180_000);
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    server.kill("SIGTERM");
+    await once(server, "exit");
+  }
+  rmSync(work, { recursive: true, force: true });
+});
+
+test("SIGKILL during processing: after a restart the file reaches Ready once", async () => {
+  server = startServer();
+  await healthy();
+  const fixture = await fetch(`${BASE}/api/test-fixtures`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: `sigkill-${Date.now()}@example.test`, password: "secret-pass" }),
+  });
+  const { sessionCookie } = (await fixture.json()) as { sessionCookie: string };
+  const cookie = `__session=${sessionCookie}`;
+
+  const csv = path.join(work, "large.csv");
+  await generateCsv(csv);
+  const form = new FormData();
+  form.append("domain", "policies");
+  form.append("file", await openAsBlob(csv), "large-book.csv");
+  const uploaded = await fetch(`${BASE}/resources/files/upload`, { method: "POST", body: form, headers: { Cookie: cookie, Origin: BASE } });
+  expect(uploaded.status).toBe(200);
+  const { fileId } = (await uploaded.json()) as { fileId: string };
+  type Status = { status: string; history: { status: string }[]; job: { attempts: number; status: string; progress: { rows?: number } | null }; hasReport: boolean };
+  const status = async () => (await (await fetch(`${BASE}/resources/files/${fileId}/status`, { headers: { Cookie: cookie } })).json()) as Status;
+
+  // Mid-processing: the worker has read some rows (progress recorded) but not finished.
+  const mid = await waitUntil(async () => {
+    const s = await status();
+    return s.status === "Progress" && (s.job.progress?.rows ?? 0) > 0 ? s : null;
+  }, 120_000, "processing to start");
+  expect(mid.job.attempts).toBe(1);
+  server.kill("SIGKILL");
+  await once(server, "exit");
+
+  server = startServer();
+  await healthy();
+  const done = await waitUntil(async () => {
+    const s = await status();
+    return s.status === "Ready" || s.status === "Failed" ? s : null;
+  }, 180_000, "the file to finish");
+  expect(done.status).toBe("Ready");
+  expect(done.history.map((h) => h.status)).toEqual(["Uploaded", "Progress", "Processed", "Ready"]);
+  expect(done.job).toMatchObject({ status: "succeeded", attempts: 2 });
+  expect(done.hasReport).toBe(true);
+
+  const report = await (await fetch(`${BASE}/files/${fileId}/report`, { headers: { Cookie: cookie } })).text();
+  expect(report).toContain(`data-testid="report-rows">${ROWS.toLocaleString("en-US")}<`);
+  const notifications = await (await fetch(`${BASE}/notifications`, { headers: { Cookie: cookie } })).text();
+  expect(notifications.match(/large-book\.csv<\/a>/g)).toHaveLength(1);
+}, 600_000);

@@ -4,6 +4,7 @@ import { processFileJob } from "~/services/file-processing.server";
 import { FILE_JOB } from "~/services/files.server";
 import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/jobs.server";
 import { deleteExpiredDemoTenants } from "~/services/tenants.server";
+import { handleImportJob, IMPORT_JOB, scheduleDueSyncs, SCHEDULE_JOB } from "~/services/imports.server";
 
 let registered = false;
 
@@ -30,4 +31,11 @@ export function registerJobs() {
   registerRecurringJob("billing.trial-reminders", 60 * 60_000);
   // Uploaded files: EDA report for CSV/XLS/XLSX, metadata for PDF/Word (retried with back-off).
   registerJobHandler(FILE_JOB, processFileJob);
+  // Connections: the import (ETL), and re-syncs of API connections on their schedule.
+  registerJobHandler(IMPORT_JOB, (job, helpers) => handleImportJob(helpers.db, job, helpers));
+  registerJobHandler(SCHEDULE_JOB, async (_job, { db }) => {
+    const started = await scheduleDueSyncs(db);
+    if (started > 0) console.info(`[jobs] started ${started} scheduled sync(s)`);
+  });
+  registerRecurringJob(SCHEDULE_JOB, 15 * 60_000);
 }

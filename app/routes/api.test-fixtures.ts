@@ -4,6 +4,7 @@ import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
 import { getEnv } from "~/env.server";
 import { users } from "~/db/schema";
+import { connectionFixture } from "~/services/connection-fixtures.server";
 import { createLoginSession } from "~/services/login-sessions.server";
 import { hashPassword } from "~/services/passwords.server";
 import { consumeRemarketQuota } from "~/services/quota.server";
@@ -35,6 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!getEnv().ENABLE_TEST_FIXTURES) throw new Response("Not found", { status: 404 });
   const body = await request.json();
   const db = await getDb();
+  if (typeof body?.fixture === "string") return Response.json(await connectionFixture(db, body));
   if (body?.action === "consume-quota") {
     const { tenantId, count } = ConsumeQuotaSchema.parse(body);
     const results = [];

@@ -1,4 +1,6 @@
 // The demo agency's sample data: each capability registers its seeder (registerDemoSeeder) in a
 // module imported here, so "Try the demo" always gets every capability's data.
+import "./connections-demo.server";
+
 export { createDemoTenant } from "./demo.server";
 import "./files-demo.server";

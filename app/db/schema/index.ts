@@ -6,3 +6,4 @@ export * from "./notifications";
 export * from "./settings";
 export * from "./billing";
 export * from "./files";
+export * from "./connections";

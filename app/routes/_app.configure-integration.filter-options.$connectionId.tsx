@@ -1,0 +1,127 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { PostForm } from "~/components/forms";
+import { Notice } from "~/components/ui/alert-pill";
+import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
+import { FILTER_DIMENSIONS, type FilterDimension } from "~/db/schema/connections";
+import { scanSource } from "~/services/connection-scan.server";
+import { connectorOf, saveFilters } from "~/services/connections.server";
+import { LOB_LABELS, STATUS_LABELS } from "~/services/mapping/values";
+import { applyFormOnce } from "~/utils/forms.server";
+import { stepRoute } from "~/utils/setup-steps";
+import { requireWizardStep } from "~/utils/wizard.server";
+
+export const meta: MetaFunction = () => [{ title: "Filter options | Remarket" }];
+
+// Seed connections/etl-filter-values: the distinct lines, states, carriers and statuses in the
+// source as checkbox lists; only ticked values are imported. Plain checkboxes: no JavaScript needed.
+
+const TITLES: Record<FilterDimension, string> = {
+  linesOfBusiness: "Lines of business",
+  states: "States",
+  carriers: "Carriers",
+  statuses: "Policy statuses",
+};
+
+function labelFor(dimension: FilterDimension, value: string) {
+  if (dimension === "linesOfBusiness") return `${value} — ${LOB_LABELS[value as keyof typeof LOB_LABELS] ?? value}`;
+  if (dimension === "statuses") return STATUS_LABELS[value as keyof typeof STATUS_LABELS] ?? value;
+  return value;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { ctx, connection } = await requireWizardStep(request, params.connectionId, "FILTER_OPTIONS");
+  const base = { connection: { id: connection.id, name: connection.name, step: connection.step, integrationId: connection.integrationId } };
+  if (!connection.mapping) throw redirect(stepRoute("CONNECTION_MAPPING", connection.id, connection.integrationId));
+  try {
+    const scan = await scanSource(connectorOf(ctx, connection), connection.mapping, { previewSize: 0, invalidSamples: 0 });
+    const excluded = connection.filters?.excluded;
+    return {
+      ...base,
+      error: null,
+      valid: scan.valid,
+      dimensions: FILTER_DIMENSIONS.map((d) => ({
+        id: d,
+        title: TITLES[d],
+        values: scan.filterValues[d].map((v) => ({ ...v, label: labelFor(d, v.value), checked: !excluded?.[d]?.includes(v.value) })),
+      })),
+    };
+  } catch (error) {
+    return { ...base, error: error instanceof Error ? error.message : "The source could not be read.", valid: 0, dimensions: [] };
+  }
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { ctx, connection } = await requireWizardStep(request, params.connectionId, "FILTER_OPTIONS");
+  const formData = await request.formData();
+  const excluded = {} as Record<FilterDimension, string[]>;
+  const errors: string[] = [];
+  for (const d of FILTER_DIMENSIONS) {
+    const offered = formData.getAll(`offered:${d}`).map(String);
+    const ticked = new Set(formData.getAll(d).map(String));
+    excluded[d] = offered.filter((v) => !ticked.has(v)).slice(0, 1000);
+    if (offered.length > 0 && ticked.size === 0) errors.push(`Tick at least one of the ${TITLES[d].toLowerCase()}.`);
+  }
+  if (errors.length > 0) return data({ errors, excluded }, { status: 400 });
+  return applyFormOnce(request, formData, async () => {
+    await saveFilters(ctx, connection, { excluded });
+    return redirect(stepRoute("COMPLETED", connection.id, connection.integrationId));
+  });
+}
+
+export default function FilterOptionsPage() {
+  const { connection, dimensions, valid, error } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const unticked = actionData?.excluded ?? null;
+  return (
+    <WizardPage
+      title="Filter options"
+      connectionName={connection.name}
+      progress={<WizardProgress current="FILTER_OPTIONS" reached={connection.step} connectionId={connection.id} integrationId={connection.integrationId} />}
+    >
+      {error ? (
+        <Notice tone="error">
+          The source could not be read: {error}.{" "}
+          <Link to={stepRoute("CONNECTION_SETTING", connection.id, connection.integrationId)} className="font-semibold underline">
+            Check the connection
+          </Link>
+        </Notice>
+      ) : (
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Untick what should stay out of Remarket. The counts are of the {valid.toLocaleString("en-US")} valid rows in the source.
+        </p>
+      )}
+      {actionData?.errors ? (
+        <Notice tone="error">
+          {actionData.errors.map((e) => (
+            <div key={e}>{e}</div>
+          ))}
+        </Notice>
+      ) : null}
+      <PostForm className="space-y-4">
+        <div className="grid gap-4 md:grid-cols-2">
+          {dimensions.map((d) => (
+            <fieldset key={d.id} className="rounded-lg bg-white p-4 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+              <legend className="px-1 font-semibold">{d.title}</legend>
+              <ul className="max-h-64 space-y-1 overflow-y-auto text-sm">
+                {d.values.map((v) => (
+                  <li key={v.value}>
+                    <input type="hidden" name={`offered:${d.id}`} value={v.value} />
+                    <label className="flex items-center gap-2">
+                      <input type="checkbox" name={d.id} value={v.value} defaultChecked={unticked ? !unticked[d.id].includes(v.value) : v.checked} />
+                      {v.label} <span className="text-slate-500">× {v.count.toLocaleString("en-US")}</span>
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            </fieldset>
+          ))}
+        </div>
+        <WizardActions backTo={stepRoute("TASK_CREATION", connection.id, connection.integrationId)} pending={navigation.state === "submitting"} />
+      </PostForm>
+    </WizardPage>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";

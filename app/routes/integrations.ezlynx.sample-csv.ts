@@ -1,0 +1,18 @@
+import { Readable } from "node:stream";
+import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
+import { generateSampleExport } from "~/services/sample-export.server";
+import { requireAuth } from "~/utils/auth.server";
+
+// Seed integrations/ezlynx/sample-csv: the generated EZLynx-style export, as a download.
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAuth(request);
+  const rows = Math.min(Math.max(Number(new URL(request.url).searchParams.get("rows")) || 120, 10), 5_000);
+  const stream = Readable.from(generateSampleExport({ policies: rows }));
+  return new Response(createReadableStreamFromReadable(stream), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": 'attachment; filename="ezlynx-sample-export.csv"',
+      "Cache-Control": "private, max-age=3600",
+    },
+  });
+}

@@ -4,3 +4,5 @@ export * from "./platform";
 export * from "./book";
 export * from "./notifications";
 export * from "./settings";
+export * from "./renewals";
+export * from "./quota-usage";

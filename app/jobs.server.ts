@@ -1,5 +1,7 @@
 import { getEnv } from "~/env.server";
 import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/jobs.server";
+import { FORECAST_RECOMPUTE_JOB, handleForecastRecompute, handleForecastRecomputeAll } from "~/services/forecast.server";
+import { TASK_WRITEBACK_JOB, handleTaskWriteback } from "~/services/tasks.server";
 import { deleteExpiredDemoTenants } from "~/services/tenants.server";
 
 let registered = false;
@@ -19,4 +21,10 @@ export function registerJobs() {
     await pruneFinishedJobs(db, 7 * 24 * 3_600_000);
   });
   registerRecurringJob("jobs.prune", 24 * 3_600_000);
+
+  // Renewals: forecast computation (per tenant, and daily for all) and task write-back to the AMS.
+  registerJobHandler(FORECAST_RECOMPUTE_JOB, handleForecastRecompute);
+  registerJobHandler("forecast.recompute-all", handleForecastRecomputeAll);
+  registerRecurringJob("forecast.recompute-all", 24 * 3_600_000);
+  registerJobHandler(TASK_WRITEBACK_JOB, handleTaskWriteback);
 }

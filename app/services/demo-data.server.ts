@@ -1,3 +1,5 @@
 // The demo agency's sample data: each capability registers its seeder (registerDemoSeeder) in a
 // module imported here, so "Try the demo" always gets every capability's data.
+import "./book-demo.server";
+
 export { createDemoTenant } from "./demo.server";

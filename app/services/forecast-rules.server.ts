@@ -29,12 +29,7 @@ export type RenewalInput = {
 export type PredictionLevel = "carrier_line_state" | "carrier_line" | "line" | "tenant";
 export type Prediction = { rate: number; level: PredictionLevel; sample: number };
 
-export const PREDICTION_LEVEL_LABELS: Record<PredictionLevel, string> = {
-  carrier_line_state: "same carrier, line and state",
-  carrier_line: "same carrier and line",
-  line: "same line of business",
-  tenant: "all of the agency's renewals",
-};
+
 
 export type Exclusion =
   | "not_active"
@@ -48,18 +43,7 @@ export type Exclusion =
   | "customer_in_worklist"
   | "already_handled";
 
-export const EXCLUSION_LABELS: Record<Exclusion, string> = {
-  not_active: "Not an active policy",
-  outside_window: "Expires outside the forecast window",
-  no_premium: "$0 or blank premium",
-  first_term: "First term",
-  no_prediction: "No renewal premium and too few past renewals to predict one",
-  below_threshold: "Change below the thresholds",
-  not_yet: "Not yet inside the act-before-expiry days",
-  recently_remarketed: `Customer re-marketed in the last ${FREQUENCY_CAP_DAYS} days`,
-  customer_in_worklist: "Customer already has a renewal in the worklist",
-  already_handled: "Already re-marketed or dismissed",
-};
+
 
 export type Evaluation = {
   policyId: string;

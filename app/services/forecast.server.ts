@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { forecastRuns, LINES_OF_BUSINESS, tenants, type WorklistFilterOptions } from "~/db/schema";
 import { clock } from "./context.server";
+import { enqueueJob, type JobHandler } from "./jobs.server";
 import { ALL_LINES, getForecastPreference, type ForecastPreference } from "./forecast-preferences.server";
 import {
   FREQUENCY_CAP_DAYS,
@@ -268,3 +269,34 @@ export async function getForecastRun(ctx: ForecastCtx) {
   const [run] = await ctx.db.select().from(forecastRuns).where(and(eq(forecastRuns.tenantId, ctx.tenantId)));
   return run ?? null;
 }
+
+export const FORECAST_RECOMPUTE_JOB = "forecast.recompute";
+/** Above this many renewals the computation runs as a job instead of inside the request. */
+const INLINE_LIMIT = 20_000;
+
+/** Recompute now for small books, or queue the job for large ones; returns whether it ran inline. */
+export async function refreshForecast(ctx: { db: Db; tenantId: string; now?: () => Date }) {
+  const run = await getForecastRun(ctx);
+  if (!run || run.evaluated < INLINE_LIMIT) {
+    await recomputeForecast(ctx);
+    return { inline: true };
+  }
+  await enqueueForecastRecompute(ctx.db, ctx.tenantId);
+  return { inline: false };
+}
+
+/** Queue a recomputation (the import calls this after an ETL run; duplicates collapse while queued). */
+export async function enqueueForecastRecompute(db: DbOrTx, tenantId: string) {
+  return enqueueJob(db, { type: FORECAST_RECOMPUTE_JOB, tenantId, dedupeKey: `${FORECAST_RECOMPUTE_JOB}:${tenantId}:${Date.now() - (Date.now() % 60_000)}` });
+}
+
+/** The `forecast.recompute` job for one tenant. */
+export const handleForecastRecompute: JobHandler = async (job, { db }) => {
+  if (job.tenantId) await recomputeForecast({ db, tenantId: job.tenantId });
+};
+
+/** Daily: every tenant with a book gets a fresh forecast (days to expiry move, snoozes wake up). */
+export const handleForecastRecomputeAll: JobHandler = async (_job, { db }) => {
+  const rows = await queryRows<{ tenant_id: string }>(db, sql`select distinct tenant_id from forecast_runs`);
+  for (const r of rows) await enqueueForecastRecompute(db, String(r.tenant_id));
+};

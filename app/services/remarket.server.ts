@@ -4,6 +4,7 @@ import { customers, policies, remarkets, renewalFlags, renewalForecasts, users }
 import { recordAudit } from "./audit.server";
 import { clock, type TenantContext } from "./context.server";
 import { NotFoundError, ServiceError, isServiceError } from "./errors.server";
+import { requireUuid } from "./ids.server";
 import { tenantToday } from "./forecast.server";
 import { consumeRemarketQuota, getRemarketAllowance } from "./quota.server";
 import { createRemarketTask } from "./tasks.server";
@@ -20,6 +21,7 @@ export const ALREADY_REMARKETED = "This policy has already been re-marketed.";
  * fail before any quota is used; the guarded quota update stops concurrent re-markets at the quota.
  */
 export async function remarketPolicy(ctx: TenantContext, policyId: string) {
+  requireUuid(policyId, "Policy not found");
   const now = clock(ctx);
   const [policy] = await ctx.db
     .select({

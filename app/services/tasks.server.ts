@@ -5,6 +5,7 @@ import { customers, employeeAccounts, policies, tasks } from "~/db/schema";
 import { recordAudit } from "./audit.server";
 import { clock, type TenantContext } from "./context.server";
 import { NotFoundError } from "./errors.server";
+import { requireUuid } from "./ids.server";
 import { enqueueJob, type JobHandler } from "./jobs.server";
 import { getTaskCreationSetting } from "./task-settings.server";
 
@@ -155,6 +156,7 @@ export async function tasksForCustomer(ctx: Pick<TenantContext, "db" | "tenantId
 
 /** Mark a task done (or open again). */
 export async function setTaskStatus(ctx: TenantContext, taskId: string, status: "open" | "done") {
+  requireUuid(taskId, "Task not found");
   const now = clock(ctx);
   await ctx.db.transaction(async (tx) => {
     const [task] = await tx

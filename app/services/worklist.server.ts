@@ -1,10 +1,11 @@
 import { queryRows } from "~/db/rows.server";
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
-import { bulkActions, renewalFlags, type BulkFailure, type FlagStatus } from "~/db/schema";
+import { bulkActions, remarkets, renewalFlags, type BulkFailure, type FlagStatus } from "~/db/schema";
 import { recordAudit } from "./audit.server";
 import { clock, type TenantContext } from "./context.server";
 import { NotFoundError, ServiceError } from "./errors.server";
+import { requireUuid } from "./ids.server";
 import { getForecastRun } from "./forecast.server";
 
 export type WorklistFilters = {
@@ -61,8 +62,10 @@ export async function listWorklist(ctx: Pick<TenantContext, "db" | "tenantId">, 
         why: renewalFlags.why,
         dismissReason: renewalFlags.dismissReason,
         snoozedUntil: renewalFlags.snoozedUntil,
+        remarketId: remarkets.id,
       })
       .from(renewalFlags)
+      .leftJoin(remarkets, and(eq(remarkets.tenantId, renewalFlags.tenantId), eq(remarkets.policyId, renewalFlags.policyId)))
       .where(where)
       .orderBy(asc(renewalFlags.expirationDate), asc(renewalFlags.id))
       .limit(WORKLIST_PAGE_SIZE)
@@ -86,7 +89,7 @@ type FlagRow = { id: string; status: FlagStatus; policyId: string; policyNumber:
 
 /** The tenant's flags with these ids; any id that is not the tenant's is a 404 (nothing applied). */
 export async function requireFlags(db: DbOrTx, tenantId: string, ids: string[]): Promise<FlagRow[]> {
-  const unique = [...new Set(ids)];
+  const unique = [...new Set(ids)].map((id) => requireUuid(id, "Renewal not found"));
   if (unique.length === 0) return [];
   const rows = await db
     .select({

@@ -1,0 +1,58 @@
+import type { FlagWhy } from "~/db/schema/renewals";
+import { formatMoney, formatNumber } from "./format";
+
+// Labels and sentences shared by the server and the pages (no server-only imports here).
+
+export const PREDICTION_LEVEL_LABELS: Record<string, string> = {
+  carrier_line_state: "same carrier, line and state",
+  carrier_line: "same carrier and line",
+  line: "same line of business",
+  tenant: "all of the agency's renewals",
+};
+
+export const EXCLUSION_LABELS: Record<string, string> = {
+  not_active: "Not an active policy",
+  outside_window: "Expires outside the forecast window",
+  no_premium: "$0 or blank premium",
+  first_term: "First term",
+  no_prediction: "No renewal offer yet and too few past renewals to predict one",
+  below_threshold: "Change below the thresholds",
+  not_yet: "Not yet inside the act-before-expiry days",
+  recently_remarketed: "Customer re-marketed in the last 30 days",
+  customer_in_worklist: "Customer already has a renewal in the worklist",
+  already_handled: "Already re-marketed or dismissed",
+};
+
+export const OUTCOME_LABELS: Record<string, string> = {
+  rewritten: "Rewritten with another carrier",
+  renewed: "Renewed with the incumbent",
+  lost: "Lost",
+};
+
+/** "Predicted: +8.5% from 12 renewals (same carrier and line)". */
+export function describePrediction(p: { predictionLevel: string | null; predictionSample: number | null; predictionRate?: number | null }) {
+  const rate = p.predictionRate !== null && p.predictionRate !== undefined ? `${p.predictionRate >= 0 ? "+" : "−"}${formatNumber(Math.abs(p.predictionRate * 100), 1)}% ` : "";
+  const level = p.predictionLevel ? PREDICTION_LEVEL_LABELS[p.predictionLevel] ?? p.predictionLevel : "past renewals";
+  return `Predicted: ${rate}from ${formatNumber(p.predictionSample ?? 0)} renewals (${level})`;
+}
+
+/** Why a renewal was flagged: a headline (the thresholds crossed) and the values compared. */
+export function whyParts(why: FlagWhy) {
+  const c = why.compared;
+  const reasons: string[] = [];
+  if (why.triggered.includes("pct")) reasons.push(`+${formatNumber(c.changePct, 1)}% ≥ ${formatNumber(why.thresholdPct, 1)}%`);
+  if (why.triggered.includes("amount") && why.thresholdAmount !== null) reasons.push(`+${formatMoney(c.changeAmount)} ≥ ${formatMoney(why.thresholdAmount)}`);
+  const source = c.predicted
+    ? `Predicted ${formatMoney(c.renewalPremium)} from ${formatNumber(c.predictionSample ?? 0)} renewals (${PREDICTION_LEVEL_LABELS[c.predictionLevel ?? ""] ?? "history"})`
+    : `Carrier offer ${formatMoney(c.renewalPremium)}`;
+  return {
+    headline: reasons.join(" and "),
+    detail: `${source} vs. ${formatMoney(c.currentPremium)} now · ${c.daysToExpiry} days to expiry (act within ${why.actDaysBeforeExpiration}) · rule ${why.ruleVersion}, preference "${why.forecastObjectId}"`,
+  };
+}
+
+/** Why a renewal was flagged, in one sentence (audit trail, customer page). */
+export function describeWhy(why: FlagWhy) {
+  const { headline, detail } = whyParts(why);
+  return `${headline}. ${detail}.`;
+}

@@ -1,4 +1,4 @@
-import { and, asc, eq, exists, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { carrierLines, carrierStates, carriers, policies, tenantCarriers } from "~/db/schema";
 import { sealSecret } from "~/utils/secret-box.server";
 import { recordAudit } from "./audit.server";
@@ -9,18 +9,18 @@ import { requireUuid } from "./ids.server";
 
 type Ctx = Pick<TenantContext, "db" | "tenantId">;
 
-const linesOf = sql<string[]>`coalesce((select array_agg(cl.line_of_business order by cl.line_of_business) from ${carrierLines} cl where cl.carrier_id = ${carriers.id}), '{}')`;
-const stateCount = sql<number>`(select count(*) from ${carrierStates} cs where cs.carrier_id = ${carriers.id})`.mapWith(Number);
+const linesOf = sql<string[]>`coalesce((select array_agg(cl.line_of_business order by cl.line_of_business) from ${carrierLines} cl where cl.carrier_id = "carriers"."id"), '{}')`;
+const stateCount = sql<number>`(select count(*) from ${carrierStates} cs where cs.carrier_id = "carriers"."id")`.mapWith(Number);
 
 /** The catalogue (seed carriers, carriers/lob/list, lob/states), optionally only carriers writing a line / in a state. */
 export async function listCatalogue(ctx: Ctx, filter: { line?: string; state?: string; q?: string }) {
   await ensureCarrierCatalogue(ctx.db);
   const where = and(
     filter.line
-      ? exists(ctx.db.select({ one: sql`1` }).from(carrierLines).where(and(eq(carrierLines.carrierId, carriers.id), eq(carrierLines.lineOfBusiness, filter.line))))
+      ? sql`exists (select 1 from ${carrierLines} cl where cl.carrier_id = "carriers"."id" and cl.line_of_business = ${filter.line})`
       : undefined,
     filter.state
-      ? exists(ctx.db.select({ one: sql`1` }).from(carrierStates).where(and(eq(carrierStates.carrierId, carriers.id), eq(carrierStates.state, filter.state))))
+      ? sql`exists (select 1 from ${carrierStates} cs where cs.carrier_id = "carriers"."id" and cs.state = ${filter.state})`
       : undefined,
     filter.q ? sql`lower(${carriers.name}) like ${`%${filter.q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%`}` : undefined,
   );
@@ -144,15 +144,15 @@ export async function carriersForPolicy(ctx: Ctx, policyId: string) {
     .where(and(eq(policies.tenantId, ctx.tenantId), eq(policies.id, policyId)));
   if (!policy) throw new NotFoundError("Policy not found");
   const rows = await ctx.db
-    .select({ id: carriers.id, name: carriers.name, agency: sql<boolean>`${tenantCarriers.id} is not null` })
+    .select({ id: carriers.id, name: carriers.name, agency: sql<boolean>`"tenant_carriers"."id" is not null` })
     .from(carriers)
     .innerJoin(carrierLines, and(eq(carrierLines.carrierId, carriers.id), eq(carrierLines.lineOfBusiness, policy.line)))
     .leftJoin(tenantCarriers, and(eq(tenantCarriers.carrierId, carriers.id), eq(tenantCarriers.tenantId, ctx.tenantId)))
     .where(
       policy.state
-        ? exists(ctx.db.select({ one: sql`1` }).from(carrierStates).where(and(eq(carrierStates.carrierId, carriers.id), eq(carrierStates.state, policy.state))))
+        ? sql`exists (select 1 from ${carrierStates} cs where cs.carrier_id = "carriers"."id" and cs.state = ${policy.state})`
         : undefined,
     )
-    .orderBy(sql`${tenantCarriers.id} is null`, asc(carriers.name));
+    .orderBy(sql`"tenant_carriers"."id" is null`, asc(carriers.name));
   return { line: policy.line, state: policy.state, carriers: rows };
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, countDistinct, desc, eq, exists, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, countDistinct, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { auditEvents, customers, policies, remarkets, renewalFlags, users } from "~/db/schema";
 import { clock, type TenantContext } from "./context.server";
 import { NotFoundError } from "./errors.server";
@@ -20,7 +20,7 @@ export type CustomerFilters = {
 };
 
 const hasActivePolicy = (tenantId: string) =>
-  sql`exists (select 1 from ${policies} p where p.tenant_id = ${tenantId} and p.customer_id = ${customers.id} and p.status = 'active')`;
+  sql`exists (select 1 from ${policies} p where p.tenant_id = ${tenantId} and p.customer_id = "customers"."id" and p.status = 'active')`;
 
 function customerWhere(ctx: Ctx, f: CustomerFilters, year: number) {
   const parts: (SQL | undefined)[] = [eq(customers.tenantId, ctx.tenantId)];
@@ -32,14 +32,7 @@ function customerWhere(ctx: Ctx, f: CustomerFilters, year: number) {
   if (f.producer) parts.push(eq(customers.producer, f.producer));
   if (f.segment === "active") parts.push(hasActivePolicy(ctx.tenantId));
   if (f.segment === "remarketed") {
-    parts.push(
-      exists(
-        ctx.db
-          .select({ one: sql`1` })
-          .from(remarkets)
-          .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.customerId, customers.id), eq(remarkets.quotaYear, year))),
-      ),
-    );
+    parts.push(sql`exists (select 1 from ${remarkets} r where r.tenant_id = ${ctx.tenantId} and r.customer_id = "customers"."id" and r.quota_year = ${year})`);
   }
   return and(...parts);
 }
@@ -57,8 +50,8 @@ export async function listCustomers(ctx: Ctx, filters: CustomerFilters, page: nu
         phone: customers.phone,
         state: customers.state,
         producer: customers.producer,
-        activePolicies: sql<number>`(select count(*) from ${policies} p where p.tenant_id = ${ctx.tenantId} and p.customer_id = ${customers.id} and p.status = 'active')`.mapWith(Number),
-        flagged: sql<number>`(select count(*) from ${renewalFlags} f where f.tenant_id = ${ctx.tenantId} and f.customer_id = ${customers.id} and f.status = 'open')`.mapWith(Number),
+        activePolicies: sql<number>`(select count(*) from ${policies} p where p.tenant_id = ${ctx.tenantId} and p.customer_id = "customers"."id" and p.status = 'active')`.mapWith(Number),
+        flagged: sql<number>`(select count(*) from ${renewalFlags} f where f.tenant_id = ${ctx.tenantId} and f.customer_id = "customers"."id" and f.status = 'open')`.mapWith(Number),
       })
       .from(customers)
       .where(where)

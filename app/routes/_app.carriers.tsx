@@ -5,7 +5,6 @@ import { PostForm } from "~/components/forms";
 import { Card, FilterSelect, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { AlertPill, Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
-import { LINES_OF_BUSINESS } from "~/db/schema/book";
 import {
   addTenantCarrier,
   assignNumbers,
@@ -19,6 +18,7 @@ import { isServiceError } from "~/services/errors.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
+import { LINE_CODES as LINES_OF_BUSINESS } from "~/utils/renewals";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Carriers | Remarket" }];

@@ -8,15 +8,14 @@ import { Pagination } from "~/components/pagination";
 import { Card, ChangeText, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
-import { LINES_OF_BUSINESS } from "~/db/schema/book";
-import { ALL_LINES, getForecastPreference, listForecastPreferences, saveForecastPreference } from "~/services/forecast-preferences.server";
+import { getForecastPreference, listForecastPreferences, saveForecastPreference } from "~/services/forecast-preferences.server";
 import { forecastSummary, listForecast, simulateFlags } from "~/services/forecast-views.server";
 import { getForecastRun, refreshForecast } from "~/services/forecast.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { codeToPeriodLabel, formatMoney, formatNumber, periodToCode } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
-import { EXCLUSION_LABELS, describePrediction } from "~/utils/renewals";
+import { ALL_LINES_ID as ALL_LINES, EXCLUSION_LABELS, LINE_CODES as LINES_OF_BUSINESS, describePrediction } from "~/utils/renewals";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Forecast | Remarket" }];

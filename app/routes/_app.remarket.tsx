@@ -7,7 +7,6 @@ import { Pagination } from "~/components/pagination";
 import { Card, ChangeText, FilterSelect, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
-import { FLAG_STATUSES } from "~/db/schema/renewals";
 import { isServiceError } from "~/services/errors.server";
 import { calendarDate } from "~/services/forecast.server";
 import { getRemarketAllowance } from "~/services/quota.server";
@@ -17,7 +16,7 @@ import { requireTenantContext } from "~/utils/auth.server";
 import { formatMoney, formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
-import { whyParts } from "~/utils/renewals";
+import { FLAG_STATUS_VALUES as FLAG_STATUSES, whyParts } from "~/utils/renewals";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Re-market | Remarket" }];
@@ -245,7 +244,7 @@ export default function RemarketPage() {
                 const days = Math.round((parseISO(r.expirationDate).getTime() - parseISO(today).getTime()) / 86_400_000);
                 const rowError = errors.row === r.id;
                 return (
-                  <tr key={r.id} className={rowClass} data-testid="worklist-row" data-policy={r.policyNumber}>
+                  <tr key={r.id} className={rowClass} data-testid="worklist-row" data-policy={r.policyNumber} data-line={r.lineOfBusiness} data-carrier={r.carrierName}>
                     <td className="px-3 py-2">
                       {actionable ? <input type="checkbox" name="ids" value={r.id} aria-label={`Select ${r.policyNumber}`} className="h-4 w-4" /> : null}
                     </td>

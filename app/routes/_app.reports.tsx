@@ -26,10 +26,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = readPage(url);
   const period = from <= to ? { from, to } : { from: to, to: from };
   const [byCarrier, byLine, byProducer, quota, log] = await Promise.all([
-    retentionBy(ctx, "carrier", period),
-    retentionBy(ctx, "line", period),
-    retentionBy(ctx, "producer", period),
-    quotaReturn(ctx, year),
+    retentionBy(ctx, "carrier", period, ctx.auth.tenant.timeZone),
+    retentionBy(ctx, "line", period, ctx.auth.tenant.timeZone),
+    retentionBy(ctx, "producer", period, ctx.auth.tenant.timeZone),
+    quotaReturn(ctx, year, ctx.auth.tenant.timeZone),
     bulkLog(ctx, page),
   ]);
   return { period, year, byCarrier, byLine, byProducer, quota, log, page, pageCount: pageCountFor(log.total, BULK_LOG_PAGE_SIZE) };

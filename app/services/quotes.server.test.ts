@@ -37,13 +37,13 @@ describe("quotes and outcomes", () => {
     await markLost(ctx, r3.remarketId);
     expect((await getRemarket(ctx, r3.remarketId)).outcome).toBe("lost");
 
-    const today = new Date().toISOString().slice(0, 10);
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date());
     const byProducer = await retentionBy(ctx, "producer", { from: today, to: today });
     expect(byProducer).toEqual([
       { key: "Ann", renewed: 1, rewritten: 1, lost: 0, retainedPremium: 2050, lostPremium: 0 },
       { key: "Bo", renewed: 0, rewritten: 0, lost: 1, retainedPremium: 0, lostPremium: 2500 },
     ]);
-    const month = (await quotaReturn(ctx, new Date().getUTCFullYear()))[new Date().getUTCMonth()];
+    const month = (await quotaReturn(ctx, Number(today.slice(0, 4))))[Number(today.slice(5, 7)) - 1];
     expect(month).toMatchObject({ used: 3, rewrites: 1, saved: 250 });
 
     const customer = await getCustomerDetail(ctx, c.id);

@@ -24,7 +24,8 @@ const GROUPS = {
  * Retention of closed re-markets in a period, by incumbent carrier, line or producer: kept
  * (renewed with the incumbent or rewritten elsewhere) vs. lost, in count and premium.
  */
-export async function retentionBy(ctx: Ctx, group: keyof typeof GROUPS, period: { from: string; to: string }): Promise<RetentionRow[]> {
+/** Periods are calendar days in the tenant's time zone. */
+export async function retentionBy(ctx: Ctx, group: keyof typeof GROUPS, period: { from: string; to: string }, timeZone = "America/New_York"): Promise<RetentionRow[]> {
   const rows = await queryRows<Record<string, unknown>>(
     ctx.db,
     sql`
@@ -36,7 +37,7 @@ export async function retentionBy(ctx: Ctx, group: keyof typeof GROUPS, period: 
       coalesce(sum(coalesce(r.baseline_premium, p.premium)) filter (where r.outcome = 'lost'), 0) as lost_premium
     from remarkets r join policies p on p.id = r.policy_id
     where r.tenant_id = ${ctx.tenantId} and r.status = 'closed'
-      and r.closed_at >= ${period.from}::date and r.closed_at < ${period.to}::date + 1
+      and (r.closed_at at time zone ${timeZone})::date between ${period.from}::date and ${period.to}::date
     group by 1 order by count(*) desc, 1`,
   );
   return rows.map((r) => ({
@@ -52,18 +53,18 @@ export async function retentionBy(ctx: Ctx, group: keyof typeof GROUPS, period: 
 export type QuotaReturnMonth = { month: string; used: number; rewrites: number; saved: number };
 
 /** Quota return per month of a year: re-markets used, rewrites bound, premium saved. */
-export async function quotaReturn(ctx: Ctx, year: number): Promise<QuotaReturnMonth[]> {
+export async function quotaReturn(ctx: Ctx, year: number, timeZone = "America/New_York"): Promise<QuotaReturnMonth[]> {
   const rows = await queryRows<Record<string, unknown>>(
     ctx.db,
     sql`
     with used as (
-      select extract(month from remarketed_at)::int as m, count(*) as n
+      select extract(month from remarketed_at at time zone ${timeZone})::int as m, count(*) as n
       from remarkets where tenant_id = ${ctx.tenantId} and quota_year = ${year} group by 1
     ), closed as (
-      select extract(month from closed_at)::int as m,
+      select extract(month from closed_at at time zone ${timeZone})::int as m,
         count(*) filter (where outcome = 'rewritten') as rewrites,
         coalesce(sum(premium_saved) filter (where outcome in ('rewritten', 'renewed')), 0) as saved
-      from remarkets where tenant_id = ${ctx.tenantId} and status = 'closed' and extract(year from closed_at) = ${year} group by 1
+      from remarkets where tenant_id = ${ctx.tenantId} and status = 'closed' and extract(year from closed_at at time zone ${timeZone}) = ${year} group by 1
     )
     select coalesce(used.m, closed.m) as m, coalesce(used.n, 0) as used, coalesce(closed.rewrites, 0) as rewrites, coalesce(closed.saved, 0) as saved
     from used full join closed on closed.m = used.m`,

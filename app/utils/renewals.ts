@@ -56,3 +56,9 @@ export function describeWhy(why: FlagWhy) {
   const { headline, detail } = whyParts(why);
   return `${headline}. ${detail}.`;
 }
+
+// Client-safe copies of schema enums (importing the schema would put drizzle in the browser bundle).
+export const FLAG_STATUS_VALUES = ["open", "remarketed", "dismissed", "snoozed"] as const;
+export const LINE_CODES = ["PAUTO", "HOME", "DFIRE", "UMBRP", "BOP", "CGL", "WC", "CAUTO", "OTHER"] as const;
+/** The forecast object that applies to every line without its own preference. */
+export const ALL_LINES_ID = "all";

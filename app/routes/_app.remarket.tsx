@@ -1,10 +1,10 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
 import { PostForm } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
-import { Card, ChangeText, FilterSelect, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { Card, ChangeText, FilterSelect, inputClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { isServiceError } from "~/services/errors.server";
@@ -16,10 +16,12 @@ import { requireTenantContext } from "~/utils/auth.server";
 import { formatMoney, formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
+import worklistCss from "~/styles/worklist.css";
 import { FLAG_STATUS_VALUES as FLAG_STATUSES, whyParts } from "~/utils/renewals";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Re-market | Remarket" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: worklistCss }];
 
 const optionalText = z.string().trim().max(120).optional().catch(undefined).transform((v) => v || undefined);
 const FiltersSchema = z.object({
@@ -44,8 +46,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filters = FiltersSchema.parse(Object.fromEntries(url.searchParams));
   const page = readPage(url);
   const [list, allowance] = await Promise.all([listWorklist(ctx, filters, page), getRemarketAllowance(ctx.db, ctx.tenantId)]);
-  const pageCount = pageCountFor(list.total, WORKLIST_PAGE_SIZE);
-  return { ...list, filters, page, pageCount, allowance, today: calendarDate(new Date(), ctx.auth.tenant.timeZone) };
+  // Capped counts still offer the next page; "why" goes out as its two sentences, not the raw record.
+  const pageCount = pageCountFor(list.total, WORKLIST_PAGE_SIZE) + (list.capped ? 1 : 0);
+  const rows = list.rows.map(({ why, ...row }) => ({ ...row, why: whyParts(why) }));
+  return { ...list, rows, filters, page, pageCount, allowance, today: calendarDate(new Date(), ctx.auth.tenant.timeZone) };
 }
 
 const ids = z.array(z.string().uuid()).min(1, "Select at least one renewal.");
@@ -244,70 +248,63 @@ export default function RemarketPage() {
                 const days = Math.round((parseISO(r.expirationDate).getTime() - parseISO(today).getTime()) / 86_400_000);
                 const rowError = errors.row === r.id;
                 return (
-                  <tr key={r.id} className={rowClass} data-testid="worklist-row" data-policy={r.policyNumber} data-line={r.lineOfBusiness} data-carrier={r.carrierName}>
-                    <td className="px-3 py-2">
-                      {actionable ? <input type="checkbox" name="ids" value={r.id} aria-label={`Select ${r.policyNumber}`} className="h-4 w-4" /> : null}
-                    </td>
-                    <td className="py-2 pr-3">
+                  <tr key={r.id} className="wl-row" data-testid="worklist-row" data-policy={r.policyNumber} data-line={r.lineOfBusiness} data-carrier={r.carrierName}>
+                    <td className="pl-3">{actionable ? <input type="checkbox" name="ids" value={r.id} aria-label={`Select ${r.policyNumber}`} className="h-4 w-4" /> : null}</td>
+                    <td>
                       <Link to={`/customers/${r.customerId}`} className="font-medium text-brand-700 hover:underline dark:text-brand-100">
                         {r.customerName}
                       </Link>
-                      {r.producer ? <div className="text-xs text-slate-500">{r.producer}</div> : null}
+                      {r.producer ? <div className="wl-sub">{r.producer}</div> : null}
                     </td>
-                    <td className="py-2 pr-3">
+                    <td>
                       <div className="font-mono text-xs">{r.policyNumber}</div>
-                      <div className="text-xs text-slate-500">
+                      <div className="wl-sub">
                         {r.lineOfBusiness}
                         {r.riskState ? ` · ${r.riskState}` : ""}
                       </div>
                     </td>
-                    <td className="py-2 pr-3">{r.carrierName}</td>
-                    <td className="whitespace-nowrap py-2 pr-3">
+                    <td>{r.carrierName}</td>
+                    <td className="whitespace-nowrap">
                       {format(parseISO(r.expirationDate), "d MMM yyyy")}
-                      <div className="text-xs text-slate-500">{days === 0 ? "today" : days > 0 ? `in ${days} days` : `${-days} days ago`}</div>
+                      <div className="wl-sub">{days === 0 ? "today" : days === 1 ? "tomorrow" : days > 0 ? `in ${days} days` : `${-days} days ago`}</div>
                     </td>
-                    <td className="whitespace-nowrap py-2 pr-3">
+                    <td className="whitespace-nowrap">
                       {formatMoney(r.currentPremium)} → {formatMoney(r.renewalPremium)}
-                      <div className="text-xs text-slate-500">
+                      <div className="wl-sub">
                         {r.predicted ? "predicted" : "carrier offer"}
                         {r.priorPremium ? ` · prior term ${formatMoney(r.priorPremium)}` : ""}
                       </div>
                     </td>
-                    <td className="py-2 pr-3">
+                    <td>
                       <ChangeText pct={r.changePct} amount={r.changeAmount} />
                     </td>
-                    <td className="max-w-xs py-2 pr-3 text-xs text-slate-600 dark:text-slate-300" data-testid="why">
-                      <WhyCell why={r.why} />
+                    <td className="wl-sub max-w-xs" data-testid="why">
+                      <strong className="block text-slate-800 dark:text-slate-100">{r.why.headline}</strong>
+                      {r.why.detail}
                       {r.status === "dismissed" && r.dismissReason ? <div className="mt-1 font-medium">Dismissed: {r.dismissReason}</div> : null}
                       {r.status === "snoozed" && r.snoozedUntil ? <div className="mt-1 font-medium">Snoozed until {format(parseISO(r.snoozedUntil), "d MMM yyyy")}</div> : null}
                     </td>
-                    <td className="py-2 pr-3">
+                    <td>
                       {actionable ? (
-                        <div className="flex min-w-[11rem] flex-col gap-1">
-                          <Button type="submit" name="row" value={`remarket:${r.id}`} aria-label={`Re-market ${r.policyNumber}`}>
+                        <div className="flex min-w-[10rem] flex-col gap-1">
+                          <button type="submit" name="row" value={`remarket:${r.id}`} className="wl-btn" aria-label={`Re-market ${r.policyNumber}`}>
                             Re-market
-                          </Button>
+                          </button>
                           <details open={rowError && !!errors.rowReason}>
-                            <summary className="cursor-pointer text-sm text-slate-700 dark:text-slate-200">Dismiss…</summary>
-                            <label className="mt-1 block text-xs">
-                              Reason
-                              <input name={`reason-${r.id}`} maxLength={500} className={`${inputClass} mt-0.5`} aria-label={`Dismiss reason for ${r.policyNumber}`} />
-                            </label>
-                            {rowError && errors.rowReason ? <p className="text-xs text-red-600">{errors.rowReason[0]}</p> : null}
-                            <Button type="submit" name="row" value={`dismiss:${r.id}`} variant="secondary" className="mt-1" aria-label={`Dismiss ${r.policyNumber}`}>
+                            <summary className="wl-sum">Dismiss…</summary>
+                            <input name={`reason-${r.id}`} maxLength={500} className="wl-in" aria-label={`Dismiss reason for ${r.policyNumber}`} placeholder="Reason" />
+                            {rowError && errors.rowReason ? <p className="wl-err">{errors.rowReason[0]}</p> : null}
+                            <button type="submit" name="row" value={`dismiss:${r.id}`} className="wl-btn2" aria-label={`Dismiss ${r.policyNumber}`}>
                               Dismiss
-                            </Button>
+                            </button>
                           </details>
                           <details open={rowError && !!errors.rowUntil}>
-                            <summary className="cursor-pointer text-sm text-slate-700 dark:text-slate-200">Snooze…</summary>
-                            <label className="mt-1 block text-xs">
-                              Until
-                              <input type="date" name={`until-${r.id}`} min={today} className={`${inputClass} mt-0.5`} aria-label={`Snooze ${r.policyNumber} until`} />
-                            </label>
-                            {rowError && errors.rowUntil ? <p className="text-xs text-red-600">{errors.rowUntil[0]}</p> : null}
-                            <Button type="submit" name="row" value={`snooze:${r.id}`} variant="secondary" className="mt-1" aria-label={`Snooze ${r.policyNumber}`}>
+                            <summary className="wl-sum">Snooze…</summary>
+                            <input type="date" name={`until-${r.id}`} min={today} className="wl-in" aria-label={`Snooze ${r.policyNumber} until`} />
+                            {rowError && errors.rowUntil ? <p className="wl-err">{errors.rowUntil[0]}</p> : null}
+                            <button type="submit" name="row" value={`snooze:${r.id}`} className="wl-btn2" aria-label={`Snooze ${r.policyNumber}`}>
                               Snooze
-                            </Button>
+                            </button>
                           </details>
                         </div>
                       ) : r.remarketId ? (
@@ -328,16 +325,6 @@ export default function RemarketPage() {
       </p>
       <Pagination page={page} pageCount={pageCount} />
     </div>
-  );
-}
-
-function WhyCell({ why }: { why: Parameters<typeof whyParts>[0] }) {
-  const { headline, detail } = whyParts(why);
-  return (
-    <>
-      <strong className="block text-slate-800 dark:text-slate-100">{headline}</strong>
-      {detail}
-    </>
   );
 }
 

@@ -1,4 +1,5 @@
 import { queryRows } from "~/db/rows.server";
+import { addDays, differenceInCalendarDays, format, parseISO } from "date-fns";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { forecastRuns, LINES_OF_BUSINESS, tenants, type WorklistFilterOptions } from "~/db/schema";
@@ -109,20 +110,15 @@ export async function recomputeForecast(ctx: ForecastCtx) {
 
     const candidates: Pick<Evaluation, "policyId" | "customerId" | "expirationDate">[] = [];
     let evaluated = 0;
-    let after: { exp: string; id: string } | null = null;
-    for (;;) {
-      const rows: CandidateRow[] = await readRenewals(tx, ctx.tenantId, today, until, after);
-      if (rows.length === 0) break;
-      const evaluations = rows.map((row) => {
-        const pref = prefs.forLine(row.lineOfBusiness);
-        return evaluateRenewal(row, pref, predictRate(stats, row), today);
-      });
-      await insertForecasts(tx, ctx.tenantId, evaluations);
+    // Read in ranges of expiration dates sized to ~BATCH renewals each: every range is one
+    // index range scan on (tenant_id, expiration_date), whatever the size of the book.
+    for (const [from, to] of await expirationRanges(tx, ctx.tenantId, today, until)) {
+      const rows: CandidateRow[] = await readRenewals(tx, ctx.tenantId, from, to);
+      if (rows.length === 0) continue;
+      const evaluations = rows.map((row) => evaluateRenewal(row, prefs.forLine(row.lineOfBusiness), predictRate(stats, row), today));
+      for (let i = 0; i < evaluations.length; i += BATCH) await insertForecasts(tx, ctx.tenantId, evaluations.slice(i, i + BATCH));
       for (const e of evaluations) if (e.exclusion === null) candidates.push(e);
       evaluated += rows.length;
-      const last = rows[rows.length - 1];
-      after = { exp: last.expirationDate, id: last.policyId };
-      if (rows.length < BATCH) break;
     }
 
     const decided = applyCustomerCap(candidates, {
@@ -153,17 +149,32 @@ export async function recomputeForecast(ctx: ForecastCtx) {
   });
 }
 
-async function readRenewals(tx: DbOrTx, tenantId: string, today: string, until: string, after: { exp: string; id: string } | null) {
+/** Half-open date ranges [from, to) covering [today, until], each holding about BATCH renewals. */
+async function expirationRanges(tx: DbOrTx, tenantId: string, today: string, until: string): Promise<[string, string][]> {
+  const [{ n }] = await queryRows<{ n: number | string }>(tx, sql`
+    select count(*) as n from policies
+    where tenant_id = ${tenantId} and status = 'active' and expiration_date >= ${today}::date and expiration_date <= ${until}::date`);
+  const end = format(addDays(parseISO(until), 1), "yyyy-MM-dd");
+  const total = Number(n);
+  if (total <= BATCH) return [[today, end]];
+  const days = Math.max(1, differenceInCalendarDays(parseISO(end), parseISO(today)));
+  const step = Math.max(1, Math.floor((days * BATCH) / total));
+  const ranges: [string, string][] = [];
+  for (let d = parseISO(today); format(d, "yyyy-MM-dd") < end; d = addDays(d, step)) {
+    const next = format(addDays(d, step), "yyyy-MM-dd");
+    ranges.push([format(d, "yyyy-MM-dd"), next < end ? next : end]);
+  }
+  return ranges;
+}
+
+async function readRenewals(tx: DbOrTx, tenantId: string, from: string, to: string) {
   const result = await queryRows<Record<string, unknown>>(tx, sql`
     select p.id, p.customer_id, p.status, p.line_of_business, p.carrier_name, p.risk_state, p.inception_date::text,
       p.effective_date::text, p.expiration_date::text, p.premium, p.prior_premium, p.renewal_premium, p.producer,
       p.policy_number, c.name as customer_name
     from policies p join customers c on c.id = p.customer_id
     where p.tenant_id = ${tenantId} and p.status = 'active'
-      and p.expiration_date >= ${today}::date and p.expiration_date <= ${until}::date
-      ${after ? sql`and (p.expiration_date, p.id) > (${after.exp}::date, ${after.id}::uuid)` : sql``}
-    order by p.expiration_date, p.id
-    limit ${BATCH}`);
+      and p.expiration_date >= ${from}::date and p.expiration_date < ${to}::date`);
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return result.map(
     (r): CandidateRow => ({
@@ -277,7 +288,8 @@ const INLINE_LIMIT = 20_000;
 /** Recompute now for small books, or queue the job for large ones; returns whether it ran inline. */
 export async function refreshForecast(ctx: { db: Db; tenantId: string; now?: () => Date }) {
   const run = await getForecastRun(ctx);
-  if (!run || run.evaluated < INLINE_LIMIT) {
+  const size = run ? run.evaluated : Number((await queryRows<{ n: string | number }>(ctx.db, sql`select count(*) as n from policies where tenant_id = ${ctx.tenantId} and status = 'active'`))[0].n);
+  if (size < INLINE_LIMIT) {
     await recomputeForecast(ctx);
     return { inline: true };
   }

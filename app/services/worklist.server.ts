@@ -18,8 +18,11 @@ export type WorklistFilters = {
 };
 
 export const WORKLIST_PAGE_SIZE = 25;
-/** Counting stops here: "10,000+" is as useful as the exact number and stays fast at any size. */
-export const WORKLIST_COUNT_CAP = 10_000;
+/**
+ * Counting stops a little past the current page ("more than 1,000" is as useful as the exact
+ * number) so the count stays fast at any size; Next keeps working past the cap.
+ */
+export const countCapFor = (page: number) => Math.max(1_000, (page + 20) * WORKLIST_PAGE_SIZE);
 
 const likeEscape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -39,6 +42,7 @@ function worklistWhere(tenantId: string, f: WorklistFilters) {
 /** One page of the worklist, soonest expiry first, with a (capped) total and the filter choices. */
 export async function listWorklist(ctx: Pick<TenantContext, "db" | "tenantId">, filters: WorklistFilters, page: number) {
   const where = worklistWhere(ctx.tenantId, filters);
+  const cap = countCapFor(page);
   const [rows, counted, run] = await Promise.all([
     ctx.db
       .select({
@@ -71,15 +75,15 @@ export async function listWorklist(ctx: Pick<TenantContext, "db" | "tenantId">, 
       .limit(WORKLIST_PAGE_SIZE)
       .offset((page - 1) * WORKLIST_PAGE_SIZE),
     queryRows<{ n: number | string }>(ctx.db, 
-      sql`select count(*) as n from (select 1 from ${renewalFlags} where ${where} limit ${WORKLIST_COUNT_CAP + 1}) capped`,
+      sql`select count(*) as n from (select 1 from ${renewalFlags} where ${where} limit ${cap + 1}) capped`,
     ),
     getForecastRun(ctx),
   ]);
   const total = Number(counted[0]?.n ?? 0);
   return {
     rows,
-    total: Math.min(total, WORKLIST_COUNT_CAP),
-    capped: total > WORKLIST_COUNT_CAP,
+    total: Math.min(total, cap),
+    capped: total > cap,
     options: run?.filterOptions ?? { carriers: [], lines: [], producers: [], states: [] },
     computedAt: run?.computedAt ?? null,
   };

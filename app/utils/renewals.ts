@@ -47,7 +47,7 @@ export function whyParts(why: FlagWhy) {
     : `Carrier offer ${formatMoney(c.renewalPremium)}`;
   return {
     headline: reasons.join(" and "),
-    detail: `${source} vs. ${formatMoney(c.currentPremium)} now · ${c.daysToExpiry} days to expiry (act within ${why.actDaysBeforeExpiration}) · rule ${why.ruleVersion}, preference "${why.forecastObjectId}"`,
+    detail: `${source} vs. ${formatMoney(c.currentPremium)} now · ${c.daysToExpiry} day${c.daysToExpiry === 1 ? "" : "s"} to expiry (act within ${why.actDaysBeforeExpiration}) · rule ${why.ruleVersion}, preference "${why.forecastObjectId}"`,
   };
 }
 

@@ -3,9 +3,9 @@
 // first page with filters timed through the real route (p50/p95 over 200 requests), and EXPLAIN
 // of its queries to show the indexes are used.
 //
-// Usage: npx remix build && node bench/worklist.js [--policies 1000000] [--requests 200] [--keep]
+// Usage: npx remix build && node bench/worklist.js [--policies 1000000] [--requests 200] [--keep [--no-recompute]]
 // Database: BENCH_DATABASE_URL, else DATABASE_URL, else the renewals helper's own database.
-// --keep reuses the data of the previous run (no generation, no recompute).
+// --keep reuses the data of the previous run (no generation); --no-recompute also skips the forecast.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
@@ -65,6 +65,7 @@ async function main() {
     let main;
     if (KEEP) {
       main = await reuseMain(pool);
+      if (!args.includes("--no-recompute")) await timedRecompute(pool, main);
     } else {
       await removePreviousRun(pool);
       main = await fixtureUser(MAIN_NAME);
@@ -77,9 +78,7 @@ async function main() {
       console.info(`generated ${fmt(POLICIES)} + ${NOISE_TENANTS} × ${fmt(NOISE_POLICIES)} policies in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
       for (const n of noise) await recompute(pool, n, false);
-      const r = await recompute(pool, main, true);
-      console.info(`forecast recompute for ${fmt(r.evaluated)} renewals (1,000,000-policy tenant): ${(r.durationMs / 1000).toFixed(1)} s in the job, ${(r.wallMs / 1000).toFixed(1)} s from the request until done; ${fmt(r.flagged)} flagged`);
-      await pool.query("analyze renewal_flags; analyze renewal_forecasts; analyze remarkets");
+      await timedRecompute(pool, main);
     }
     await reportSizes(pool, main.tenantId);
 
@@ -258,6 +257,13 @@ async function generateBook(/** @type {pg.Pool} */ pool, /** @type {string} */ t
   }
 }
 
+async function timedRecompute(/** @type {pg.Pool} */ pool, /** @type {{ tenantId: string; cookie: string }} */ main) {
+  const r = await recompute(pool, main, true);
+  console.info(`forecast recompute for ${fmt(r.evaluated)} renewals of the ${fmt(POLICIES)}-policy tenant: ${(r.durationMs / 1000).toFixed(1)} s in the job (${fmt(Math.round(r.evaluated / (r.durationMs / 1000)))} renewals/s), ${(r.wallMs / 1000).toFixed(1)} s from the request until done; ${fmt(r.flagged)} flagged`);
+  console.info(`  phases (ms): ${JSON.stringify(r.phases)}`);
+  await pool.query("analyze renewal_flags; analyze renewal_forecasts; analyze remarkets");
+}
+
 /**
  * POST /forecast intent=recompute like the page's button (Origin header: the server's CSRF
  * check); a large book is computed by the `forecast.recompute` job, so wait for its run row.
@@ -274,10 +280,10 @@ async function recompute(/** @type {pg.Pool} */ pool, /** @type {{ tenantId: str
   if (res.status !== 302 && res.status !== 303 && res.status !== 204) throw new Error(`recompute request failed: ${res.status}`);
   if (verbose) console.info(`POST /forecast answered ${res.status} in ${(performance.now() - t0).toFixed(0)} ms; waiting for the computation…`);
   for (;;) {
-    const { rows } = await pool.query("select computed_at, evaluated, flagged, duration_ms from forecast_runs where tenant_id = $1", [who.tenantId]);
+    const { rows } = await pool.query("select computed_at, evaluated, flagged, duration_ms, phases from forecast_runs where tenant_id = $1", [who.tenantId]);
     const run = rows[0];
     if (run && (!before.rows[0] || run.computed_at.getTime() !== before.rows[0].computed_at.getTime())) {
-      return { evaluated: Number(run.evaluated), flagged: Number(run.flagged), durationMs: Number(run.duration_ms), wallMs: performance.now() - t0 };
+      return { evaluated: Number(run.evaluated), flagged: Number(run.flagged), durationMs: Number(run.duration_ms), wallMs: performance.now() - t0, phases: run.phases };
     }
     const { rows: failed } = await pool.query("select last_error from jobs where tenant_id = $1 and type = 'forecast.recompute' and status = 'failed'", [who.tenantId]);
     if (failed[0]) throw new Error(`recompute job failed: ${failed[0].last_error}`);

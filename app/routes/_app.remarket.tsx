@@ -7,7 +7,7 @@ import { Pagination } from "~/components/pagination";
 import { Card, ChangeText, FilterSelect, inputClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
-import { isServiceError } from "~/services/errors.server";
+import { ServiceError, isServiceError } from "~/services/errors.server";
 import { calendarDate } from "~/services/forecast.server";
 import { getRemarketAllowance } from "~/services/quota.server";
 import { remarketFlags } from "~/services/remarket.server";
@@ -87,7 +87,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (intent === "remarket") {
       return await applyFormOnce(request, formData, async () => {
         const { done, failures } = await remarketFlags(ctx, selected.data, bulk);
-        if (done.length === 0) return fail({ form: failures.map((f) => (bulk ? `${f.label}: ${f.reason}` : f.reason)) }, values, 409);
+        // Nothing applied: throw, so the one-time token is released and a retry may apply.
+        if (done.length === 0) throw new ServiceError(failures.map((f) => (bulk ? `${f.label}: ${f.reason}` : f.reason)).join("\n"), 409);
         const last = done[done.length - 1];
         return redirectWithToast(back, {
           type: failures.length ? "error" : "success",
@@ -104,7 +105,7 @@ export async function action({ request }: ActionFunctionArgs) {
       }
       return await applyFormOnce(request, formData, async () => {
         const { succeeded, failures } = await changeFlagStatus(ctx, selected.data, { status: "dismissed", reason: parsed.data }, bulk);
-        if (succeeded === 0) return fail({ form: failures.map((f) => `${f.label}: ${f.reason}`) }, values, 409);
+        if (succeeded === 0) throw new ServiceError(failures.map((f) => `${f.label}: ${f.reason}`).join("\n"), 409);
         return redirectWithToast(back, { type: "success", title: "Dismissed", message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} dismissed: ${parsed.data}` });
       });
     }
@@ -116,14 +117,14 @@ export async function action({ request }: ActionFunctionArgs) {
       }
       return await applyFormOnce(request, formData, async () => {
         const { succeeded, failures } = await changeFlagStatus(ctx, selected.data, { status: "snoozed", until: parsed.data }, bulk);
-        if (succeeded === 0) return fail({ form: failures.map((f) => `${f.label}: ${f.reason}`) }, values, 409);
+        if (succeeded === 0) throw new ServiceError(failures.map((f) => `${f.label}: ${f.reason}`).join("\n"), 409);
         return redirectWithToast(back, { type: "success", title: "Snoozed", message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} snoozed until ${format(parseISO(parsed.data), "d MMM yyyy")}.` });
       });
     }
   } catch (error) {
     if (isServiceError(error)) {
       if (error.status === 404) throw new Response(error.message, { status: 404 });
-      return fail({ form: [error.message] }, values, error.status);
+      return fail({ form: error.message.split("\n") }, values, error.status);
     }
     throw error;
   }
@@ -144,7 +145,18 @@ export default function RemarketPage() {
           <h1 className="text-2xl font-bold">Re-market</h1>
           <p className="text-sm text-slate-600 dark:text-slate-300">
             Renewals flagged for shopping, soonest expiry first.
-            {computedAt ? ` Forecast computed ${format(new Date(computedAt), "d MMM yyyy, HH:mm")}.` : " The forecast has not been computed yet."}
+            {computedAt ? (
+              ` Forecast computed ${format(new Date(computedAt), "d MMM yyyy, HH:mm")}.`
+            ) : (
+              <>
+                {" "}
+                The forecast has not been computed yet:{" "}
+                <Link to="/forecast" className="text-brand-600 underline">
+                  compute it on the Forecast page
+                </Link>
+                .
+              </>
+            )}
           </p>
         </div>
         <p className="rounded-md bg-white px-3 py-2 text-sm shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">

@@ -1,4 +1,4 @@
-import { addMonths, differenceInCalendarDays, format, parseISO } from "date-fns";
+import { addMonths, format, parseISO } from "date-fns";
 import type { FlagWhy } from "~/db/schema";
 import type { ForecastPreference } from "./forecast-preferences.server";
 
@@ -67,9 +67,25 @@ export type Evaluation = {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+const windowEnds = new Map<string, string>();
+
 /** The last day of the forecast window that starts `today` (seed §5 period codes). */
 export function windowEnd(today: string, window: ForecastPreference["window"]) {
-  return format(addMonths(parseISO(today), window === "6m" ? 6 : 12), "yyyy-MM-dd");
+  // Called once per renewal: a million renewals share a handful of answers.
+  const key = `${today}|${window}`;
+  let end = windowEnds.get(key);
+  if (!end) {
+    end = format(addMonths(parseISO(today), window === "6m" ? 6 : 12), "yyyy-MM-dd");
+    if (windowEnds.size > 1000) windowEnds.clear();
+    windowEnds.set(key, end);
+  }
+  return end;
+}
+
+/** Calendar days from one yyyy-mm-dd date to another (no time zones involved). */
+export function daysBetween(from: string, to: string) {
+  const utc = (d: string) => Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)) - 1, Number(d.slice(8, 10)));
+  return Math.round((utc(to) - utc(from)) / 86_400_000);
 }
 
 /** First term: the term started at inception (or, without an inception date, nothing came before it). */
@@ -89,7 +105,7 @@ export function evaluateRenewal(
   prediction: Prediction | null,
   today: string,
 ): Evaluation {
-  const daysToExpiry = differenceInCalendarDays(parseISO(input.expirationDate), parseISO(today));
+  const daysToExpiry = daysBetween(today, input.expirationDate);
   const inWindow = input.expirationDate >= today && input.expirationDate <= windowEnd(today, pref.window);
   const current = input.premium === null || input.premium === undefined ? null : Number(input.premium);
   const known = input.renewalPremium !== null && input.renewalPremium !== undefined && Number(input.renewalPremium) > 0;

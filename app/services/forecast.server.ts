@@ -82,7 +82,7 @@ export async function loadRateStats(ctx: ForecastCtx, today: string) {
   return stats;
 }
 
-type CandidateRow = RenewalInput & { producer: string | null; policyNumber: string; customerName: string };
+type CandidateRow = RenewalInput;
 
 /**
  * Recompute the tenant's forecast and worklist: every active renewal in the window gets a
@@ -90,7 +90,7 @@ type CandidateRow = RenewalInput & { producer: string | null; policyNumber: stri
  * flag with the reason. A flag someone acted on (re-marketed, dismissed, snoozed) keeps its
  * status; open flags that no longer qualify leave the worklist.
  */
-export async function recomputeForecast(ctx: ForecastCtx) {
+export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?: (progress: { evaluated: number }) => void } = {}) {
   const started = Date.now();
   const now = clock(ctx);
   return ctx.db.transaction(async (tx) => {
@@ -108,19 +108,33 @@ export async function recomputeForecast(ctx: ForecastCtx) {
       where tenant_id = ${ctx.tenantId} and status = 'snoozed' and snoozed_until <= ${today}::date`);
     await tx.execute(sql`delete from renewal_forecasts where tenant_id = ${ctx.tenantId}`);
 
+    const phases = { prepare: Date.now() - started, read: 0, evaluate: 0, write: 0, cap: 0, flags: 0 };
+    const lap = (key: keyof typeof phases, since: number) => {
+      phases[key] += Date.now() - since;
+      return Date.now();
+    };
     const candidates: Pick<Evaluation, "policyId" | "customerId" | "expirationDate">[] = [];
     let evaluated = 0;
     // Read in ranges of expiration dates sized to ~BATCH renewals each: every range is one
     // index range scan on (tenant_id, expiration_date), whatever the size of the book.
     for (const [from, to] of await expirationRanges(tx, ctx.tenantId, today, until)) {
+      let t = Date.now();
       const rows: CandidateRow[] = await readRenewals(tx, ctx.tenantId, from, to);
+      t = lap("read", t);
       if (rows.length === 0) continue;
       const evaluations = rows.map((row) => evaluateRenewal(row, prefs.forLine(row.lineOfBusiness), predictRate(stats, row), today));
+      t = lap("evaluate", t);
       for (let i = 0; i < evaluations.length; i += BATCH) await insertForecasts(tx, ctx.tenantId, evaluations.slice(i, i + BATCH));
+      lap("write", t);
       for (const e of evaluations) if (e.exclusion === null) candidates.push(e);
       evaluated += rows.length;
+      options.onProgress?.({ evaluated });
     }
 
+    let t = Date.now();
+    // Rows written in this transaction have no statistics yet; without them the planner treats
+    // a million-row table as empty for the statements below.
+    if (evaluated > 50_000) await tx.execute(sql`analyze renewal_forecasts`);
     const decided = applyCustomerCap(candidates, {
       recentlyRemarketed: await recentlyRemarketedCustomers(tx, ctx.tenantId, now),
       flags: await existingFlags(tx, ctx.tenantId),
@@ -138,9 +152,12 @@ export async function recomputeForecast(ctx: ForecastCtx) {
       }
     }
     const flagged = byExclusion.get("")?.length ?? 0;
-    await upsertFlags(tx, ctx.tenantId, now);
+    t = lap("cap", t);
+    options.onProgress?.({ evaluated });
+    await upsertFlags(tx, ctx.tenantId, now, byExclusion.get("") ?? []);
     const filterOptions = await readFilterOptions(tx, ctx.tenantId);
-    const run = { computedAt: now, evaluated, flagged, durationMs: Date.now() - started, filterOptions };
+    lap("flags", t);
+    const run = { computedAt: now, evaluated, flagged, durationMs: Date.now() - started, filterOptions, phases };
     await tx
       .insert(forecastRuns)
       .values({ tenantId: ctx.tenantId, ...run })
@@ -170,9 +187,8 @@ async function expirationRanges(tx: DbOrTx, tenantId: string, today: string, unt
 async function readRenewals(tx: DbOrTx, tenantId: string, from: string, to: string) {
   const result = await queryRows<Record<string, unknown>>(tx, sql`
     select p.id, p.customer_id, p.status, p.line_of_business, p.carrier_name, p.risk_state, p.inception_date::text,
-      p.effective_date::text, p.expiration_date::text, p.premium, p.prior_premium, p.renewal_premium, p.producer,
-      p.policy_number, c.name as customer_name
-    from policies p join customers c on c.id = p.customer_id
+      p.effective_date::text, p.expiration_date::text, p.premium, p.prior_premium, p.renewal_premium
+    from policies p
     where p.tenant_id = ${tenantId} and p.status = 'active'
       and p.expiration_date >= ${from}::date and p.expiration_date < ${to}::date`);
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -190,9 +206,6 @@ async function readRenewals(tx: DbOrTx, tenantId: string, from: string, to: stri
       premium: num(r.premium),
       priorPremium: num(r.prior_premium),
       renewalPremium: num(r.renewal_premium),
-      producer: (r.producer as string | null) ?? null,
-      policyNumber: String(r.policy_number),
-      customerName: String(r.customer_name),
     }),
   );
 }
@@ -232,7 +245,7 @@ async function existingFlags(tx: DbOrTx, tenantId: string) {
 }
 
 // Set-based: flagged forecast rows become (or refresh) worklist rows in one statement.
-async function upsertFlags(tx: DbOrTx, tenantId: string, now: Date) {
+async function upsertFlags(tx: DbOrTx, tenantId: string, now: Date, flaggedIds: string[]) {
   const at = now.toISOString();
   await tx.execute(sql`
     insert into renewal_flags (tenant_id, policy_id, customer_id, customer_name, policy_number, line_of_business,
@@ -254,10 +267,9 @@ async function upsertFlags(tx: DbOrTx, tenantId: string, now: Date) {
       change_amount = excluded.change_amount, rule_version = excluded.rule_version, why = excluded.why,
       evaluated_at = excluded.evaluated_at
     where renewal_flags.status in ('open', 'snoozed')`);
+  // Open flags this computation did not raise leave the worklist (= ANY over a large array is hashed).
   await tx.execute(sql`
-    delete from renewal_flags rf
-    where rf.tenant_id = ${tenantId} and rf.status = 'open'
-      and not exists (select 1 from renewal_forecasts f where f.tenant_id = rf.tenant_id and f.policy_id = rf.policy_id and f.flagged)`);
+    delete from renewal_flags where tenant_id = ${tenantId} and status = 'open' and not (policy_id = any(${sql.param(flaggedIds)}::uuid[]))`);
 }
 
 async function readFilterOptions(tx: DbOrTx, tenantId: string): Promise<WorklistFilterOptions> {
@@ -303,12 +315,25 @@ export async function enqueueForecastRecompute(db: DbOrTx, tenantId: string) {
 }
 
 /** The `forecast.recompute` job for one tenant. */
-export const handleForecastRecompute: JobHandler = async (job, { db }) => {
-  if (job.tenantId) await recomputeForecast({ db, tenantId: job.tenantId });
+export const handleForecastRecompute: JobHandler = async (job, { db, progress }) => {
+  if (!job.tenantId) return;
+  // A large book takes longer than the job lease: report progress (which renews the lease) now
+  // and then. Not awaited: on the embedded database it queues behind the open transaction.
+  let last = Date.now();
+  await recomputeForecast(
+    { db, tenantId: job.tenantId },
+    {
+      onProgress: (p) => {
+        if (Date.now() - last < 10_000) return;
+        last = Date.now();
+        progress(p).catch(() => {});
+      },
+    },
+  );
 };
 
 /** Daily: every tenant with a book gets a fresh forecast (days to expiry move, snoozes wake up). */
 export const handleForecastRecomputeAll: JobHandler = async (_job, { db }) => {
-  const rows = await queryRows<{ tenant_id: string }>(db, sql`select distinct tenant_id from forecast_runs`);
+  const rows = await queryRows<{ tenant_id: string }>(db, sql`select t.id as tenant_id from tenants t where exists (select 1 from policies p where p.tenant_id = t.id)`);
   for (const r of rows) await enqueueForecastRecompute(db, String(r.tenant_id));
 };

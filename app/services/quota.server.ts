@@ -73,11 +73,3 @@ export async function consumeRemarketQuota(
   const usage = await readUsage(tx, tenantId, quotaYear);
   return { ok: false, reason: quotaUsedUpMessage(quotaYear, usage.used, usage.quota) };
 }
-
-/** Test and demo hook until billing lands: set a tenant's quota for a year. */
-export async function setRemarketQuotaForTests(db: DbOrTx, tenantId: string, quota: number, quotaYear: number) {
-  await db
-    .insert(remarketQuotaUsage)
-    .values({ tenantId, quotaYear, used: 0, quota })
-    .onConflictDoUpdate({ target: [remarketQuotaUsage.tenantId, remarketQuotaUsage.quotaYear], set: { quota } });
-}

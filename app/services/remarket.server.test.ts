@@ -4,7 +4,8 @@ import { auditEvents, jobs, remarketQuotaUsage, remarkets, renewalFlags, tasks }
 import { createCustomer, createPolicy } from "../../tests/support/book-factories";
 import { createTestTenant } from "../../tests/support/factories";
 import { recomputeForecast } from "./forecast.server";
-import { getRemarketAllowance, setRemarketQuotaForTests } from "./quota.server";
+import { getRemarketAllowance } from "./quota.server";
+import { setRemarketQuotaForTests } from "../../tests/support/quota";
 import { ALREADY_REMARKETED, remarketFlags, remarketPolicy } from "./remarket.server";
 import { saveTaskCreationSetting } from "./task-settings.server";
 

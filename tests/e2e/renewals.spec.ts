@@ -127,3 +127,26 @@ test("forecast: what-if counts without saving, then saves as preferences", async
   await expect(page.getByText("Preferences saved")).toBeVisible();
   await expect(page.getByTestId("preferences")).toContainText("All lines: 12 months, from 5.0% or $250, act within 200 days");
 });
+
+test("another agency's customer and quotes pages are 404", async ({ page, browser }) => {
+  await startDemo(page);
+  await page.goto("/customers");
+  await page.getByTestId("customers").getByRole("link").first().click();
+  await expect(page.getByTestId("customer-name")).toBeVisible();
+  const customerUrl = new URL(page.url()).pathname;
+  await page.goto("/quotes");
+  await page.getByTestId("remarkets").getByRole("link").first().click();
+  await expect(page.getByRole("heading", { name: /Quotes for/ })).toBeVisible();
+  const quotesUrl = new URL(page.url()).pathname;
+
+  const use = test.info().project.use;
+  const other = await browser.newContext({ baseURL: use.baseURL, javaScriptEnabled: use.javaScriptEnabled });
+  const stranger = await other.newPage();
+  await startDemo(stranger);
+  for (const url of [customerUrl, quotesUrl]) {
+    const response = await stranger.goto(url);
+    expect(response?.status()).toBe(404);
+    await expect(stranger.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  }
+  await other.close();
+});

@@ -28,7 +28,8 @@ CREATE TABLE "forecast_runs" (
 	"evaluated" integer NOT NULL,
 	"flagged" integer NOT NULL,
 	"duration_ms" integer NOT NULL,
-	"filter_options" jsonb NOT NULL
+	"filter_options" jsonb NOT NULL,
+	"phases" jsonb
 );
 --> statement-breakpoint
 CREATE TABLE "quotes" (
@@ -179,7 +180,6 @@ ALTER TABLE "renewal_flags" ADD CONSTRAINT "renewal_flags_policy_id_policies_id_
 ALTER TABLE "renewal_flags" ADD CONSTRAINT "renewal_flags_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "renewal_flags" ADD CONSTRAINT "renewal_flags_status_changed_by_users_id_fk" FOREIGN KEY ("status_changed_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "renewal_forecasts" ADD CONSTRAINT "renewal_forecasts_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "renewal_forecasts" ADD CONSTRAINT "renewal_forecasts_policy_id_policies_id_fk" FOREIGN KEY ("policy_id") REFERENCES "public"."policies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "tasks" ADD CONSTRAINT "tasks_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "tasks" ADD CONSTRAINT "tasks_remarket_id_remarkets_id_fk" FOREIGN KEY ("remarket_id") REFERENCES "public"."remarkets"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "tasks" ADD CONSTRAINT "tasks_policy_id_policies_id_fk" FOREIGN KEY ("policy_id") REFERENCES "public"."policies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -189,16 +189,17 @@ ALTER TABLE "tenant_carriers" ADD CONSTRAINT "tenant_carriers_carrier_id_carrier
 ALTER TABLE "remarket_quota_usage" ADD CONSTRAINT "remarket_quota_usage_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "bulk_actions_tenant_idx" ON "bulk_actions" USING btree ("tenant_id","created_at");--> statement-breakpoint
 CREATE INDEX "carrier_states_state_idx" ON "carrier_states" USING btree ("state");--> statement-breakpoint
-CREATE INDEX "quotes_remarket_idx" ON "quotes" USING btree ("tenant_id","remarket_id");--> statement-breakpoint
-CREATE INDEX "quotes_policy_idx" ON "quotes" USING btree ("tenant_id","policy_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "remarkets_policy_unique" ON "remarkets" USING btree ("tenant_id","policy_id");--> statement-breakpoint
+CREATE INDEX "quotes_remarket_idx" ON "quotes" USING btree ("remarket_id");--> statement-breakpoint
+CREATE INDEX "quotes_policy_idx" ON "quotes" USING btree ("policy_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "remarkets_policy_unique" ON "remarkets" USING btree ("policy_id","tenant_id");--> statement-breakpoint
 CREATE INDEX "remarkets_tenant_time_idx" ON "remarkets" USING btree ("tenant_id","remarketed_at");--> statement-breakpoint
-CREATE INDEX "remarkets_customer_idx" ON "remarkets" USING btree ("tenant_id","customer_id","remarketed_at");--> statement-breakpoint
-CREATE UNIQUE INDEX "renewal_flags_policy_unique" ON "renewal_flags" USING btree ("tenant_id","policy_id");--> statement-breakpoint
-CREATE INDEX "renewal_flags_worklist_idx" ON "renewal_flags" USING btree ("tenant_id","status","expiration_date","id");--> statement-breakpoint
-CREATE INDEX "renewal_flags_carrier_idx" ON "renewal_flags" USING btree ("tenant_id","status","carrier_name","expiration_date");--> statement-breakpoint
-CREATE INDEX "renewal_flags_customer_idx" ON "renewal_flags" USING btree ("tenant_id","customer_id");--> statement-breakpoint
+CREATE INDEX "remarkets_customer_idx" ON "remarkets" USING btree ("customer_id","remarketed_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "renewal_flags_policy_unique" ON "renewal_flags" USING btree ("policy_id","tenant_id");--> statement-breakpoint
+CREATE INDEX "renewal_flags_worklist_idx" ON "renewal_flags" USING btree ("tenant_id","status","expiration_date","id","carrier_name","line_of_business","producer","risk_state");--> statement-breakpoint
+CREATE INDEX "renewal_flags_customer_idx" ON "renewal_flags" USING btree ("customer_id","tenant_id");--> statement-breakpoint
 CREATE INDEX "renewal_forecasts_expiration_idx" ON "renewal_forecasts" USING btree ("tenant_id","expiration_date");--> statement-breakpoint
 CREATE UNIQUE INDEX "tasks_remarket_unique" ON "tasks" USING btree ("remarket_id");--> statement-breakpoint
 CREATE INDEX "tasks_tenant_status_idx" ON "tasks" USING btree ("tenant_id","status","due_date");--> statement-breakpoint
+CREATE INDEX "tasks_policy_idx" ON "tasks" USING btree ("policy_id");--> statement-breakpoint
+CREATE INDEX "tasks_customer_idx" ON "tasks" USING btree ("customer_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "tenant_carriers_unique" ON "tenant_carriers" USING btree ("tenant_id","carrier_id");

@@ -83,6 +83,8 @@ export const forecastRuns = pgTable("forecast_runs", {
   durationMs: integer("duration_ms").notNull(),
   /** Distinct values of the worklist filters, kept here so the worklist never scans for them. */
   filterOptions: jsonb("filter_options").$type<WorklistFilterOptions>().notNull(),
+  /** Milliseconds per phase of the computation (read and evaluate, write, per-customer cap, flags). */
+  phases: jsonb("phases").$type<Record<string, number>>(),
 });
 
 export type WorklistFilterOptions = { carriers: string[]; lines: string[]; producers: string[]; states: string[] };
@@ -92,9 +94,9 @@ export const renewalForecasts = pgTable(
   "renewal_forecasts",
   {
     tenantId: tenantId(),
-    policyId: uuid("policy_id")
-      .notNull()
-      .references(() => policies.id, { onDelete: "cascade" }),
+    // No foreign key to policies: a million-row table rewritten by every computation, and a
+    // deleted policy's row is invisible anyway (reads join policies) until the next computation.
+    policyId: uuid("policy_id").notNull(),
     customerId: uuid("customer_id").notNull(),
     expirationDate: date("expiration_date", { mode: "string" }).notNull(),
     priorPremium: money("prior_premium"),
@@ -184,10 +186,22 @@ export const renewalFlags = pgTable(
     evaluatedAt: timestamp("evaluated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("renewal_flags_policy_unique").on(t.tenantId, t.policyId),
-    index("renewal_flags_worklist_idx").on(t.tenantId, t.status, t.expirationDate, t.id),
-    index("renewal_flags_carrier_idx").on(t.tenantId, t.status, t.carrierName, t.expirationDate),
-    index("renewal_flags_customer_idx").on(t.tenantId, t.customerId),
+    // Foreign-key columns lead their index so deleting a tenant, customer or policy never scans.
+    uniqueIndex("renewal_flags_policy_unique").on(t.policyId, t.tenantId),
+    // The worklist: rows in expiry order, and the filter columns as index keys so every filter
+    // combination is checked inside the index (the heap is read only for the 25 rows shown, and
+    // the capped count is an index-only scan).
+    index("renewal_flags_worklist_idx").on(
+      t.tenantId,
+      t.status,
+      t.expirationDate,
+      t.id,
+      t.carrierName,
+      t.lineOfBusiness,
+      t.producer,
+      t.riskState,
+    ),
+    index("renewal_flags_customer_idx").on(t.customerId, t.tenantId),
   ],
 );
 
@@ -223,9 +237,9 @@ export const remarkets = pgTable(
   },
   (t) => [
     // A resubmitted form (or two people at once) can never re-market one policy term twice.
-    uniqueIndex("remarkets_policy_unique").on(t.tenantId, t.policyId),
+    uniqueIndex("remarkets_policy_unique").on(t.policyId, t.tenantId),
     index("remarkets_tenant_time_idx").on(t.tenantId, t.remarketedAt),
-    index("remarkets_customer_idx").on(t.tenantId, t.customerId, t.remarketedAt),
+    index("remarkets_customer_idx").on(t.customerId, t.remarketedAt),
   ],
 );
 
@@ -251,7 +265,7 @@ export const quotes = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("quotes_remarket_idx").on(t.tenantId, t.remarketId), index("quotes_policy_idx").on(t.tenantId, t.policyId)],
+  (t) => [index("quotes_remarket_idx").on(t.remarketId), index("quotes_policy_idx").on(t.policyId)],
 );
 
 /** The follow-up a re-market creates for the assigned employee (task-creation settings). */
@@ -278,6 +292,8 @@ export const tasks = pgTable(
   (t) => [
     uniqueIndex("tasks_remarket_unique").on(t.remarketId),
     index("tasks_tenant_status_idx").on(t.tenantId, t.status, t.dueDate),
+    index("tasks_policy_idx").on(t.policyId),
+    index("tasks_customer_idx").on(t.customerId),
   ],
 );
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { cn } from "~/utils/cn";
-import { formatMoney, formatNumber } from "~/utils/format";
+import { formatMoney, formatNumber } from "~/utils/renewals";
 
 /** Premium change in colour and in words (never colour alone): "▲ +18.2% up". */
 export function ChangeText({ pct, amount }: { pct: number | null; amount?: number | null }) {

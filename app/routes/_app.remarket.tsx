@@ -13,11 +13,10 @@ import { getRemarketAllowance } from "~/services/quota.server";
 import { remarketFlags } from "~/services/remarket.server";
 import { WORKLIST_PAGE_SIZE, changeFlagStatus, listWorklist } from "~/services/worklist.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatMoney, formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import worklistCss from "~/styles/worklist.css";
-import { FLAG_STATUS_VALUES as FLAG_STATUSES, whyParts } from "~/utils/renewals";
+import { FLAG_STATUS_VALUES as FLAG_STATUSES, daysBetween, formatMoney, formatNumber, shortDate, whyParts } from "~/utils/renewals";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Re-market | Remarket" }];
@@ -257,7 +256,7 @@ export default function RemarketPage() {
                 </tr>
               ) : null}
               {rows.map((r) => {
-                const days = Math.round((parseISO(r.expirationDate).getTime() - parseISO(today).getTime()) / 86_400_000);
+                const days = daysBetween(today, r.expirationDate);
                 const rowError = errors.row === r.id;
                 return (
                   <tr key={r.id} className="wl-row" data-testid="worklist-row" data-policy={r.policyNumber} data-line={r.lineOfBusiness} data-carrier={r.carrierName}>
@@ -277,7 +276,7 @@ export default function RemarketPage() {
                     </td>
                     <td>{r.carrierName}</td>
                     <td className="whitespace-nowrap">
-                      {format(parseISO(r.expirationDate), "d MMM yyyy")}
+                      {shortDate(r.expirationDate)}
                       <div className="wl-sub">{days === 0 ? "today" : days === 1 ? "tomorrow" : days > 0 ? `in ${days} days` : `${-days} days ago`}</div>
                     </td>
                     <td className="whitespace-nowrap">
@@ -294,7 +293,7 @@ export default function RemarketPage() {
                       <strong className="block text-slate-800 dark:text-slate-100">{r.why.headline}</strong>
                       {r.why.detail}
                       {r.status === "dismissed" && r.dismissReason ? <div className="mt-1 font-medium">Dismissed: {r.dismissReason}</div> : null}
-                      {r.status === "snoozed" && r.snoozedUntil ? <div className="mt-1 font-medium">Snoozed until {format(parseISO(r.snoozedUntil), "d MMM yyyy")}</div> : null}
+                      {r.status === "snoozed" && r.snoozedUntil ? <div className="mt-1 font-medium">Snoozed until {shortDate(r.snoozedUntil)}</div> : null}
                     </td>
                     <td>
                       {actionable ? (

@@ -1,5 +1,6 @@
 import { addMonths, format, parseISO } from "date-fns";
 import type { FlagWhy } from "~/db/schema";
+import { daysBetween } from "~/utils/renewals";
 import type { ForecastPreference } from "./forecast-preferences.server";
 
 /**
@@ -82,11 +83,7 @@ export function windowEnd(today: string, window: ForecastPreference["window"]) {
   return end;
 }
 
-/** Calendar days from one yyyy-mm-dd date to another (no time zones involved). */
-export function daysBetween(from: string, to: string) {
-  const utc = (d: string) => Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)) - 1, Number(d.slice(8, 10)));
-  return Math.round((utc(to) - utc(from)) / 86_400_000);
-}
+
 
 /** First term: the term started at inception (or, without an inception date, nothing came before it). */
 export function isFirstTerm(p: Pick<RenewalInput, "inceptionDate" | "effectiveDate" | "priorPremium">) {

@@ -1,5 +1,37 @@
 import type { FlagWhy } from "~/db/schema/renewals";
-import { formatMoney, formatNumber } from "./format";
+// Same output as formatNumber / formatMoney (utils/format.ts), with the Intl formatters cached:
+// toLocaleString builds a new formatter per call (~30 µs), and a worklist page makes hundreds.
+const formatters = new Map<number, Intl.NumberFormat>();
+function numberFormat(decimals: number) {
+  let f = formatters.get(decimals);
+  if (!f) {
+    f = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    formatters.set(decimals, f);
+  }
+  return f;
+}
+
+/** formatNumber with a cached formatter: '' for missing or non-numeric input. */
+export function formatNumber(value: unknown, decimals = 0): string {
+  if (value === null || value === undefined || value === "" || typeof value === "boolean") return "";
+  const num = typeof value === "number" ? value : Number(String(value).trim());
+  if (!Number.isFinite(num)) return "";
+  return numberFormat(decimals).format(num);
+}
+
+/** formatMoney with a cached formatter. */
+export function formatMoney(value: unknown, decimals = 0): string {
+  const text = formatNumber(value, decimals);
+  if (text === "") return "";
+  return text.startsWith("-") ? `-$${text.slice(1)}` : `$${text}`;
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** yyyy-mm-dd → "d MMM yyyy" without parsing into a Date. */
+export function shortDate(iso: string) {
+  return `${Number(iso.slice(8, 10))} ${MONTHS[Number(iso.slice(5, 7)) - 1]} ${iso.slice(0, 4)}`;
+}
 
 // Labels and sentences shared by the server and the pages (no server-only imports here).
 
@@ -62,3 +94,9 @@ export const FLAG_STATUS_VALUES = ["open", "remarketed", "dismissed", "snoozed"]
 export const LINE_CODES = ["PAUTO", "HOME", "DFIRE", "UMBRP", "BOP", "CGL", "WC", "CAUTO", "OTHER"] as const;
 /** The forecast object that applies to every line without its own preference. */
 export const ALL_LINES_ID = "all";
+
+/** Calendar days from one yyyy-mm-dd date to another. */
+export function daysBetween(from: string, to: string) {
+  const utc = (d: string) => Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)) - 1, Number(d.slice(8, 10)));
+  return Math.round((utc(to) - utc(from)) / 86_400_000);
+}

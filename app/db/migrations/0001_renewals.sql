@@ -196,6 +196,7 @@ CREATE INDEX "remarkets_tenant_time_idx" ON "remarkets" USING btree ("tenant_id"
 CREATE INDEX "remarkets_customer_idx" ON "remarkets" USING btree ("customer_id","remarketed_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "renewal_flags_policy_unique" ON "renewal_flags" USING btree ("policy_id","tenant_id");--> statement-breakpoint
 CREATE INDEX "renewal_flags_worklist_idx" ON "renewal_flags" USING btree ("tenant_id","status","expiration_date","id","carrier_name","line_of_business","producer","risk_state");--> statement-breakpoint
+CREATE INDEX "renewal_flags_carrier_line_idx" ON "renewal_flags" USING btree ("tenant_id","status","carrier_name","line_of_business","expiration_date","id");--> statement-breakpoint
 CREATE INDEX "renewal_flags_customer_idx" ON "renewal_flags" USING btree ("customer_id","tenant_id");--> statement-breakpoint
 CREATE INDEX "renewal_forecasts_expiration_idx" ON "renewal_forecasts" USING btree ("tenant_id","expiration_date");--> statement-breakpoint
 CREATE UNIQUE INDEX "tasks_remarket_unique" ON "tasks" USING btree ("remarket_id");--> statement-breakpoint

@@ -201,6 +201,8 @@ export const renewalFlags = pgTable(
       t.producer,
       t.riskState,
     ),
+    // The most common filter pair: carrier and line narrow the range itself (page and count).
+    index("renewal_flags_carrier_line_idx").on(t.tenantId, t.status, t.carrierName, t.lineOfBusiness, t.expirationDate, t.id),
     index("renewal_flags_customer_idx").on(t.customerId, t.tenantId),
   ],
 );

@@ -7,7 +7,8 @@
 // Database: BENCH_DATABASE_URL, else DATABASE_URL, else the renewals helper's own database.
 // --keep reuses the data of the previous run (no generation); --no-recompute also skips the forecast.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -89,24 +90,38 @@ async function main() {
       { name: "open + carrier + line + state + producer", query: `status=open&carrier=${encodeURIComponent(carrier)}&line=HOME&state=TX&producer=${encodeURIComponent(PRODUCERS[0])}` },
       { name: "open + search customer", query: "status=open&q=garcia" },
     ];
-    console.info(`\nworklist first page through the real route, ${REQUESTS} sequential requests each (after 20 warm-up):`);
-    console.info("scenario                                   | kind     | p50 ms | p95 ms | max ms | rows");
+    console.info(`\nworklist first page through the real route, ${REQUESTS} sequential requests each (after 20 warm-up);`);
+    console.info(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(" / ")} (other processes share the cores: wall times include waiting for a core;`);
+    console.info("\"cpu ms\" is the app server's own CPU time per request, which is what a request costs on an idle core)");
+    console.info("scenario                                   | kind     | p50 ms | p95 ms | max ms | cpu ms | rows");
     /** @type {number[]} */
     const headline = [];
     for (const s of scenarios) {
       for (const kind of /** @type {const} */ (["document", "data"])) {
         const url = kind === "document" ? `${BASE}/remarket?${s.query}` : `${BASE}/remarket.data?${s.query}`;
+        const cpu0 = serverCpuMs(server.pid);
         const t = await timeRequests(url, main.cookie, REQUESTS);
+        const cpu = (serverCpuMs(server.pid) - cpu0) / (REQUESTS + 20);
         if (s.name === "open + carrier + line" && kind === "document") headline.push(t.p50, t.p95);
-        console.info(`${s.name.padEnd(42)} | ${kind.padEnd(8)} | ${t.p50.toFixed(1).padStart(6)} | ${t.p95.toFixed(1).padStart(6)} | ${t.max.toFixed(1).padStart(6)} | ${t.rows}`);
+        console.info(`${s.name.padEnd(42)} | ${kind.padEnd(8)} | ${t.p50.toFixed(1).padStart(6)} | ${t.p95.toFixed(1).padStart(6)} | ${t.max.toFixed(1).padStart(6)} | ${cpu.toFixed(1).padStart(6)} | ${kind === "document" ? t.rows : ""}`);
       }
     }
-    console.info(`\nheadline (HTML page, open + carrier + line): p50 ${headline[0].toFixed(1)} ms, p95 ${headline[1].toFixed(1)} ms — target p95 ≤ ${TARGET_P95_MS} ms: ${headline[1] <= TARGET_P95_MS ? "met" : "NOT met"}`);
+    console.info(`\nheadline (HTML page, open + carrier + line): p50 ${headline[0].toFixed(1)} ms, p95 ${headline[1].toFixed(1)} ms — target p95 ≤ ${TARGET_P95_MS} ms: ${headline[1] <= TARGET_P95_MS ? "met" : "NOT met"} (load average now ${loadavg()[0].toFixed(1)})`);
 
     await explain(pool, main.tenantId, carrier);
   } finally {
     server.kill("SIGTERM");
     await pool.end();
+  }
+}
+
+/** User + system CPU milliseconds a process has used (Linux /proc; 0 elsewhere). */
+function serverCpuMs(/** @type {number | undefined} */ pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks, USER_HZ = 100
+  } catch {
+    return 0;
   }
 }
 

@@ -3,6 +3,8 @@ import { runTrialReminders } from "~/services/billing-jobs.server";
 import { processFileJob } from "~/services/file-processing.server";
 import { FILE_JOB } from "~/services/files.server";
 import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/jobs.server";
+import { FORECAST_RECOMPUTE_JOB, handleForecastRecompute, handleForecastRecomputeAll } from "~/services/forecast.server";
+import { TASK_WRITEBACK_JOB, handleTaskWriteback } from "~/services/tasks.server";
 import { deleteExpiredDemoTenants } from "~/services/tenants.server";
 import { handleImportJob, IMPORT_JOB, scheduleDueSyncs, SCHEDULE_JOB } from "~/services/imports.server";
 
@@ -38,4 +40,9 @@ export function registerJobs() {
     if (started > 0) console.info(`[jobs] started ${started} scheduled sync(s)`);
   });
   registerRecurringJob(SCHEDULE_JOB, 15 * 60_000);
+  // Renewals: forecast computation (per tenant, and daily for all) and task write-back to the AMS.
+  registerJobHandler(FORECAST_RECOMPUTE_JOB, handleForecastRecompute);
+  registerJobHandler("forecast.recompute-all", handleForecastRecomputeAll);
+  registerRecurringJob("forecast.recompute-all", 24 * 3_600_000);
+  registerJobHandler(TASK_WRITEBACK_JOB, handleTaskWriteback);
 }

@@ -7,3 +7,4 @@ export * from "./settings";
 export * from "./billing";
 export * from "./files";
 export * from "./connections";
+export * from "./renewals";

@@ -1,0 +1,78 @@
+import type { ReactNode } from "react";
+import { cn } from "~/utils/cn";
+import { formatMoney, formatNumber } from "~/utils/renewals";
+
+/** Premium change in colour and in words (never colour alone): "▲ +18.2% up". */
+export function ChangeText({ pct, amount }: { pct: number | null; amount?: number | null }) {
+  if (pct === null || pct === undefined) return <span className="text-slate-500">n/a</span>;
+  const up = pct > 0;
+  const down = pct < 0;
+  const sign = up ? "+" : down ? "−" : "±";
+  return (
+    <span
+      className={cn("whitespace-nowrap font-medium", up ? "text-red-700 dark:text-red-400" : down ? "text-green-700 dark:text-green-400" : "text-slate-600")}
+      data-testid="change"
+    >
+      <span aria-hidden="true">{up ? "▲ " : down ? "▼ " : ""}</span>
+      {sign}
+      {formatNumber(Math.abs(pct), 1)}% {up ? "up" : down ? "down" : "flat"}
+      {amount !== undefined && amount !== null ? (
+        <span className="block text-xs font-normal">
+          {amount >= 0 ? "+" : "−"}
+          {formatMoney(Math.abs(amount))}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+export const tableClass = "w-full text-left text-sm";
+export const theadClass = "border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 dark:border-slate-700";
+export const rowClass = "border-b border-slate-100 align-top dark:border-slate-800";
+
+/** A white card section with a heading. */
+export function Card({ title, children, actions, className }: { title?: ReactNode; children: ReactNode; actions?: ReactNode; className?: string }) {
+  return (
+    <section className={cn("rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800", className)}>
+      {title || actions ? (
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+          {title ? <h2 className="text-base font-semibold">{title}</h2> : <span />}
+          {actions}
+        </div>
+      ) : null}
+      {children}
+    </section>
+  );
+}
+
+/** A small figure with a label (counts at the top of a page). */
+export function Stat({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+  return (
+    <div className="rounded-lg bg-white px-4 py-3 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+      <div className="text-xs uppercase tracking-wide text-slate-500">{label}</div>
+      <div className="mt-1 text-2xl font-semibold" data-testid={testId}>
+        {value}
+      </div>
+    </div>
+  );
+}
+
+export const inputClass =
+  "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-inset focus:ring-brand-600 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-600";
+
+/** A labelled select for GET filter forms (uncontrolled, keeps the current value). */
+export function FilterSelect({ name, label, value, options, all = "All" }: { name: string; label: string; value: string; options: { value: string; label: string }[]; all?: string }) {
+  return (
+    <label className="block text-sm">
+      <span className="font-medium text-slate-700 dark:text-slate-200">{label}</span>
+      <select name={name} defaultValue={value} className={cn(inputClass, "mt-1")}>
+        {all ? <option value="">{all}</option> : null}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,259 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { PostForm } from "~/components/forms";
+import { Card, FilterSelect, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { AlertPill, Notice } from "~/components/ui/alert-pill";
+import { Button } from "~/components/ui/button";
+import {
+  addTenantCarrier,
+  assignNumbers,
+  listCatalogue,
+  listTenantCarriers,
+  removeTenantCarrier,
+  saveCredentials,
+  setCredentialsInvalid,
+} from "~/services/carriers.server";
+import { isServiceError } from "~/services/errors.server";
+import { requireTenantContext } from "~/utils/auth.server";
+import { formatNumber } from "~/utils/format";
+import { applyFormOnce } from "~/utils/forms.server";
+import { LINE_CODES as LINES_OF_BUSINESS } from "~/utils/renewals";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Carriers | Remarket" }];
+
+const STATES = ["AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY"];
+
+const code = z.string().trim().max(40, "Keep codes under 40 characters.").optional();
+const ActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("add"), carrierId: z.string().uuid() }),
+  z.object({ intent: z.literal("remove"), id: z.string().uuid() }),
+  z.object({ intent: z.literal("numbers"), id: z.string().uuid(), agencyCode: code, producerCode: code }),
+  z.object({
+    intent: z.literal("credentials"),
+    id: z.string().uuid(),
+    username: z.string({ error: "Enter the portal username." }).trim().min(1, "Enter the portal username.").max(120),
+    password: z.string().max(200).optional(),
+  }),
+  z.object({ intent: z.literal("invalid"), id: z.string().uuid(), value: z.enum(["true", "false"]) }),
+]);
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  const url = new URL(request.url);
+  const line = z.enum(LINES_OF_BUSINESS).optional().catch(undefined).parse(url.searchParams.get("line") || undefined);
+  const state = z.enum(STATES as [string, ...string[]]).optional().catch(undefined).parse(url.searchParams.get("state") || undefined);
+  const invalidOnly = url.searchParams.get("invalid") === "1";
+  const [mine, catalogue] = await Promise.all([listTenantCarriers(ctx, { invalidOnly }), listCatalogue(ctx, { line, state })]);
+  return { mine, catalogue, line: line ?? "", state: state ?? "", invalidOnly };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  const formData = await request.formData();
+  const parsed = ActionSchema.safeParse(Object.fromEntries(formData));
+  const url = new URL(request.url);
+  const back = `${url.pathname}${url.search}`;
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (issue.path[0] === "id" || issue.path[0] === "carrierId" || issue.path[0] === "intent") throw new Response("Not found", { status: 404 });
+    return data({ error: issue.message, id: String(formData.get("id") ?? "") }, { status: 400 });
+  }
+  const input = parsed.data;
+  try {
+    return await applyFormOnce(request, formData, async () => {
+      switch (input.intent) {
+        case "add": {
+          const added = await addTenantCarrier(ctx, input.carrierId);
+          return redirectWithToast(back, { type: "success", message: `${added.name} added to your carriers.` });
+        }
+        case "remove": {
+          const removed = await removeTenantCarrier(ctx, input.id);
+          return redirectWithToast(back, { type: "success", message: `${removed.name} removed from your carriers.` });
+        }
+        case "numbers": {
+          const row = await assignNumbers(ctx, input.id, input);
+          return redirectWithToast(back, { type: "success", message: `Numbers saved for ${row.name}.` });
+        }
+        case "credentials": {
+          const row = await saveCredentials(ctx, input.id, input);
+          return redirectWithToast(back, { type: "success", message: `Portal credentials saved for ${row.name} (stored encrypted).` });
+        }
+        case "invalid": {
+          const row = await setCredentialsInvalid(ctx, input.id, input.value === "true");
+          return redirectWithToast(back, { type: "success", message: input.value === "true" ? `${row.name}: credentials marked invalid.` : `${row.name}: credentials marked valid.` });
+        }
+      }
+    });
+  } catch (error) {
+    if (isServiceError(error)) {
+      if (error.status === 404) throw new Response(error.message, { status: 404 });
+      return data({ error: error.message, id: "" }, { status: error.status });
+    }
+    throw error;
+  }
+}
+
+export default function CarriersPage() {
+  const { mine, catalogue, line, state, invalidOnly } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold">Carriers</h1>
+        <p className="text-sm text-slate-600 dark:text-slate-300">Your appointments, agency and producer numbers, portal credentials, and who writes what where.</p>
+      </div>
+      {actionData?.error ? <Notice tone="error">{actionData.error}</Notice> : null}
+
+      <Card
+        title="Your carriers"
+        actions={
+          <Link to={invalidOnly ? "/carriers" : "/carriers?invalid=1"} className="text-sm text-brand-600 hover:underline">
+            {invalidOnly ? "Show all" : "Only invalid credentials"}
+          </Link>
+        }
+      >
+        <div className="overflow-x-auto">
+          <table className={tableClass} data-testid="my-carriers">
+            <thead className={theadClass}>
+              <tr>
+                <th className="py-2 pr-3">Carrier</th>
+                <th className="pr-3">Agency / producer no.</th>
+                <th className="pr-3">Portal</th>
+                <th className="pr-3">
+                  <span className="sr-only">Edit</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {mine.length === 0 ? (
+                <tr>
+                  <td colSpan={4} className="py-4 text-center text-slate-500">
+                    {invalidOnly ? "No carrier has invalid credentials." : "Add the carriers you are appointed with from the catalogue below."}
+                  </td>
+                </tr>
+              ) : null}
+              {mine.map((c) => (
+                <tr key={c.id} className={rowClass} data-testid="my-carrier">
+                  <td className="py-2 pr-3">
+                    <div className="font-medium">{c.name}</div>
+                    <div className="text-xs text-slate-500">{c.lines.join(", ")}</div>
+                  </td>
+                  <td className="pr-3 text-xs">
+                    {c.agencyCode ?? "—"} / {c.producerCode ?? "—"}
+                  </td>
+                  <td className="pr-3 text-xs">
+                    {c.portalUsername ? (
+                      <>
+                        {c.portalUsername} {c.hasSecret ? "· password stored" : ""}{" "}
+                        {c.credentialsInvalid ? <AlertPill tone="error">Invalid credentials</AlertPill> : <AlertPill tone="success">Valid</AlertPill>}
+                      </>
+                    ) : (
+                      <span className="text-slate-500">No credentials</span>
+                    )}
+                  </td>
+                  <td className="pr-3">
+                    <details open={actionData?.id === c.id}>
+                      <summary className="cursor-pointer text-sm text-brand-600">Edit</summary>
+                      <div className="mt-2 grid min-w-[18rem] gap-3">
+                        <PostForm className="grid grid-cols-2 gap-2" aria-label={`Numbers for ${c.name}`}>
+                          <input type="hidden" name="id" value={c.id} />
+                          <label className="text-xs">
+                            Agency no.
+                            <input name="agencyCode" defaultValue={c.agencyCode ?? ""} className={inputClass} />
+                          </label>
+                          <label className="text-xs">
+                            Producer no.
+                            <input name="producerCode" defaultValue={c.producerCode ?? ""} className={inputClass} />
+                          </label>
+                          <Button type="submit" name="intent" value="numbers" variant="secondary" className="col-span-2">
+                            Save numbers
+                          </Button>
+                        </PostForm>
+                        <PostForm className="grid grid-cols-2 gap-2" aria-label={`Portal credentials for ${c.name}`}>
+                          <input type="hidden" name="id" value={c.id} />
+                          <label className="text-xs">
+                            Portal username
+                            <input name="username" defaultValue={c.portalUsername ?? ""} autoComplete="off" className={inputClass} />
+                          </label>
+                          <label className="text-xs">
+                            Password {c.hasSecret ? "(blank: keep)" : ""}
+                            <input type="password" name="password" autoComplete="new-password" className={inputClass} />
+                          </label>
+                          <Button type="submit" name="intent" value="credentials" variant="secondary" className="col-span-2">
+                            Save credentials
+                          </Button>
+                        </PostForm>
+                        <div className="flex gap-2">
+                          <PostForm>
+                            <input type="hidden" name="id" value={c.id} />
+                            <input type="hidden" name="value" value={c.credentialsInvalid ? "false" : "true"} />
+                            <Button type="submit" name="intent" value="invalid" variant="ghost">
+                              {c.credentialsInvalid ? "Mark credentials valid" : "Mark credentials invalid"}
+                            </Button>
+                          </PostForm>
+                          <PostForm>
+                            <input type="hidden" name="id" value={c.id} />
+                            <Button type="submit" name="intent" value="remove" variant="danger" aria-label={`Remove ${c.name}`}>
+                              Remove
+                            </Button>
+                          </PostForm>
+                        </div>
+                      </div>
+                    </details>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Card>
+
+      <Card title="Carrier catalogue">
+        <Form method="get" className="mb-3 flex flex-wrap items-end gap-3" aria-label="Who writes what where">
+          <FilterSelect name="line" label="Writes line" value={line} all="Any line" options={LINES_OF_BUSINESS.map((l) => ({ value: l, label: l }))} />
+          <FilterSelect name="state" label="In state" value={state} all="Any state" options={STATES.map((s) => ({ value: s, label: s }))} />
+          <Button type="submit" variant="secondary">
+            Find carriers
+          </Button>
+        </Form>
+        <table className={tableClass} data-testid="catalogue">
+          <thead className={theadClass}>
+            <tr>
+              <th className="py-2 pr-3">Carrier</th>
+              <th className="pr-3">Lines of business</th>
+              <th className="pr-3 text-right">States</th>
+              <th className="pr-3">
+                <span className="sr-only">Add</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {catalogue.map((c) => (
+              <tr key={c.id} className={rowClass}>
+                <td className="py-2 pr-3 font-medium">{c.name}</td>
+                <td className="pr-3 text-xs">{c.lines.join(", ")}</td>
+                <td className="pr-3 text-right">{formatNumber(c.states)}</td>
+                <td className="pr-3">
+                  {c.tenantCarrierId ? (
+                    <AlertPill tone="success">Yours</AlertPill>
+                  ) : (
+                    <PostForm>
+                      <input type="hidden" name="carrierId" value={c.id} />
+                      <Button type="submit" name="intent" value="add" variant="secondary" aria-label={`Add ${c.name}`}>
+                        Add
+                      </Button>
+                    </PostForm>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";

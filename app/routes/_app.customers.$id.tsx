@@ -1,0 +1,197 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { format, parseISO } from "date-fns";
+import { Card, ChangeText, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { AlertPill } from "~/components/ui/alert-pill";
+import { getCustomerDetail } from "~/services/customers.server";
+import { isServiceError } from "~/services/errors.server";
+import { requireTenantContext } from "~/utils/auth.server";
+import { formatMoney } from "~/utils/format";
+import { EXCLUSION_LABELS, OUTCOME_LABELS, describePrediction, describeWhy } from "~/utils/renewals";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.name ?? "Customer"} | Remarket` }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  try {
+    return await getCustomerDetail(ctx, params.id ?? "");
+  } catch (error) {
+    if (isServiceError(error) && error.status === 404) throw new Response("Not found", { status: 404 });
+    throw error;
+  }
+}
+
+const AUDIT_LABELS: Record<string, string> = {
+  "policy.remarketed": "Re-marketed",
+  "quote.created": "Quote added",
+  "quote.updated": "Quote edited",
+  "quote.selected": "Quote selected",
+  "remarket.lost": "Closed as lost",
+  "renewal.dismissed": "Dismissed from the worklist",
+  "renewal.snoozed": "Snoozed",
+  "task.done": "Task done",
+  "task.open": "Task reopened",
+};
+
+export default function CustomerPage() {
+  const { customer, policies, remarkets, quotes, tasks, audit } = useLoaderData<typeof loader>();
+  const policyNumber = new Map(policies.map((p) => [p.id, p.policyNumber]));
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link to="/customers" className="text-sm text-brand-600 hover:underline">
+          ← Customers
+        </Link>
+        <h1 className="mt-1 text-2xl font-bold" data-testid="customer-name">
+          {customer.name}
+        </h1>
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          {customer.customerType === "commercial" ? "Commercial" : "Personal"} · {customer.sourceKey}
+        </p>
+      </div>
+      <div className="grid gap-4 md:grid-cols-3">
+        <Card title="Contact">
+          <dl className="space-y-1 text-sm">
+            <div>
+              <dt className="inline text-slate-500">E-mail: </dt>
+              <dd className="inline">{customer.email ? <a href={`mailto:${customer.email}`} className="text-brand-600 hover:underline">{customer.email}</a> : "—"}</dd>
+            </div>
+            <div>
+              <dt className="inline text-slate-500">Phone: </dt>
+              <dd className="inline">{customer.phone ?? "—"}</dd>
+            </div>
+            <div>
+              <dt className="inline text-slate-500">Address: </dt>
+              <dd className="inline">{[customer.address1, customer.address2, customer.city, customer.state, customer.zip].filter(Boolean).join(", ") || "—"}</dd>
+            </div>
+            <div>
+              <dt className="inline text-slate-500">Producer / CSR: </dt>
+              <dd className="inline">
+                {customer.producer ?? "—"} / {customer.csr ?? "—"}
+              </dd>
+            </div>
+          </dl>
+        </Card>
+        <Card title="Re-market history" className="md:col-span-2">
+          {remarkets.length === 0 ? <p className="text-sm text-slate-500">Never re-marketed.</p> : null}
+          <ul className="space-y-1 text-sm" data-testid="remarket-history">
+            {remarkets.map((r) => (
+              <li key={r.id}>
+                <Link to={`/quotes/${r.id}`} className="font-mono text-brand-600 hover:underline">
+                  {r.policyNumber}
+                </Link>{" "}
+                re-marketed {format(new Date(r.remarketedAt), "d MMM yyyy")}
+                {r.byName ? ` by ${r.byName}` : ""} (quota {r.quotaYear}) ·{" "}
+                {r.outcome ? OUTCOME_LABELS[r.outcome] : "open"}
+                {r.premiumSaved !== null ? `, saved ${formatMoney(r.premiumSaved)}` : ""}
+              </li>
+            ))}
+          </ul>
+        </Card>
+      </div>
+
+      <Card title="Policies">
+        <div className="overflow-x-auto">
+          <table className={tableClass} data-testid="customer-policies">
+            <thead className={theadClass}>
+              <tr>
+                <th className="py-2 pr-3">Policy</th>
+                <th className="pr-3">Carrier</th>
+                <th className="pr-3">Status</th>
+                <th className="pr-3">Term</th>
+                <th className="pr-3 text-right">Premium</th>
+                <th className="pr-3">Forecast</th>
+                <th className="pr-3">Flag</th>
+              </tr>
+            </thead>
+            <tbody>
+              {policies.map((p) => (
+                <tr key={p.id} className={rowClass}>
+                  <td className="py-2 pr-3">
+                    <span className="font-mono text-xs">{p.policyNumber}</span>
+                    <div className="text-xs text-slate-500">
+                      {p.lineOfBusiness}
+                      {p.riskState ? ` · ${p.riskState}` : ""}
+                    </div>
+                  </td>
+                  <td className="pr-3">{p.carrierName}</td>
+                  <td className="pr-3 capitalize">{p.status.replace("_", " ")}</td>
+                  <td className="whitespace-nowrap pr-3 text-xs">
+                    {format(parseISO(p.effectiveDate), "d MMM yyyy")} – {format(parseISO(p.expirationDate), "d MMM yyyy")}
+                  </td>
+                  <td className="pr-3 text-right">
+                    {formatMoney(p.premium)}
+                    {p.priorPremium ? <div className="text-xs text-slate-500">prior {formatMoney(p.priorPremium)}</div> : null}
+                  </td>
+                  <td className="pr-3 text-xs">
+                    {p.forecast ? (
+                      <>
+                        Renewal {formatMoney(p.forecast.renewalPremium)} <ChangeText pct={p.forecast.changePct} />
+                        <div className="text-slate-500">{p.forecast.predicted ? describePrediction(p.forecast) : p.forecast.renewalPremium !== null ? "carrier offer" : ""}</div>
+                      </>
+                    ) : (
+                      <span className="text-slate-500">not renewing in the window</span>
+                    )}
+                  </td>
+                  <td className="max-w-xs pr-3 text-xs">
+                    {p.flagStatus && p.flagWhy ? (
+                      <>
+                        <AlertPill tone={p.flagStatus === "open" ? "warning" : "neutral"}>{p.flagStatus === "remarketed" ? "Re-marketed" : p.flagStatus[0].toUpperCase() + p.flagStatus.slice(1)}</AlertPill>
+                        <div className="mt-1 text-slate-600 dark:text-slate-300">{describeWhy(p.flagWhy)}</div>
+                      </>
+                    ) : p.forecast?.exclusion ? (
+                      <span className="text-slate-500">{EXCLUSION_LABELS[p.forecast.exclusion]}</span>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Card>
+
+      <div className="grid gap-4 md:grid-cols-2">
+        <Card title="Quotes">
+          {quotes.length === 0 ? <p className="text-sm text-slate-500">No quotes.</p> : null}
+          <ul className="space-y-1 text-sm">
+            {quotes.map((q) => (
+              <li key={q.id}>
+                <span className="font-mono text-xs">{q.policyNumber}</span>: {q.carrierName} {formatMoney(q.premium)} from {format(parseISO(q.effectiveDate), "d MMM yyyy")}
+                {q.selected ? " (selected)" : ""}
+              </li>
+            ))}
+          </ul>
+        </Card>
+        <Card title="Tasks">
+          {tasks.length === 0 ? <p className="text-sm text-slate-500">No tasks.</p> : null}
+          <ul className="space-y-1 text-sm">
+            {tasks.map((t) => (
+              <li key={t.id}>
+                {t.title} · {t.assignee ?? "unassigned"} · due {format(parseISO(t.dueDate), "d MMM yyyy")} · {t.status}
+              </li>
+            ))}
+          </ul>
+        </Card>
+      </div>
+
+      <Card title="Audit trail">
+        {audit.length === 0 ? <p className="text-sm text-slate-500">No changes recorded.</p> : null}
+        <ol className="space-y-1 text-sm" data-testid="audit-trail">
+          {audit.map((a) => (
+            <li key={a.id}>
+              <time dateTime={new Date(a.createdAt).toISOString()} className="text-slate-500">
+                {format(new Date(a.createdAt), "dd MMM yyyy | HH:mm")}
+              </time>{" "}
+              {a.actorName ?? a.actorEmail ?? "System"}: {AUDIT_LABELS[a.action] ?? a.action}
+              {typeof a.details?.policyNumber === "string" ? ` ${a.details.policyNumber}` : ""}
+              {typeof a.details?.reason === "string" ? ` (${a.details.reason})` : ""}
+              {!a.details?.policyNumber && a.details?.remarketId ? ` ${policyNumber.get(String(a.details.remarketId)) ?? ""}` : ""}
+            </li>
+          ))}
+        </ol>
+      </Card>
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";

@@ -1,0 +1,142 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { format } from "date-fns";
+import { z } from "zod";
+import { Pagination } from "~/components/pagination";
+import { Card, FilterSelect, Stat, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { AlertPill } from "~/components/ui/alert-pill";
+import { Button } from "~/components/ui/button";
+import { CUSTOMERS_PAGE_SIZE, customerCounts, customerFilterOptions, listCustomers, recentlyMarketed } from "~/services/customers.server";
+import { requireTenantContext } from "~/utils/auth.server";
+import { formatNumber } from "~/utils/format";
+import { pageCountFor, readPage } from "~/utils/pagination";
+import { OUTCOME_LABELS } from "~/utils/renewals";
+
+export const meta: MetaFunction = () => [{ title: "Customers | Remarket" }];
+
+const optionalText = z.string().trim().max(120).optional().catch(undefined).transform((v) => v || undefined);
+const FiltersSchema = z.object({
+  q: optionalText,
+  state: optionalText,
+  producer: optionalText,
+  segment: z.enum(["all", "active", "remarketed"]).catch("all"),
+});
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  const url = new URL(request.url);
+  const filters = FiltersSchema.parse(Object.fromEntries(url.searchParams));
+  const page = readPage(url);
+  const [list, counts, recent, options] = await Promise.all([
+    listCustomers(ctx, filters, page),
+    customerCounts(ctx),
+    recentlyMarketed(ctx),
+    customerFilterOptions(ctx),
+  ]);
+  return { ...list, counts, recent, options, filters, page, pageCount: pageCountFor(list.total, CUSTOMERS_PAGE_SIZE) };
+}
+
+export default function CustomersPage() {
+  const { rows, total, counts, recent, options, filters, page, pageCount } = useLoaderData<typeof loader>();
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold">Customers</h1>
+      <div className="grid gap-3 sm:grid-cols-3">
+        <Stat label="Customers" value={formatNumber(counts.total)} testId="count-total" />
+        <Stat label="With active policies" value={formatNumber(counts.active)} testId="count-active" />
+        <Stat label={`Re-marketed in ${counts.year}`} value={formatNumber(counts.remarketed)} testId="count-remarketed" />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-[1fr_18rem]">
+        <div className="space-y-3">
+          <Card>
+            <Form method="get" className="grid gap-3 sm:grid-cols-5 sm:items-end" aria-label="Customer filters">
+              <label className="block text-sm sm:col-span-2">
+                <span className="font-medium">Search name or e-mail</span>
+                <input type="search" name="q" defaultValue={filters.q ?? ""} className={`${inputClass} mt-1`} />
+              </label>
+              <FilterSelect name="state" label="State" value={filters.state ?? ""} options={options.states.map((s) => ({ value: s, label: s }))} />
+              <FilterSelect name="producer" label="Producer" value={filters.producer ?? ""} options={options.producers.map((s) => ({ value: s, label: s }))} />
+              <div className="flex items-end gap-2">
+                <FilterSelect
+                  name="segment"
+                  label="Show"
+                  value={filters.segment}
+                  all=""
+                  options={[
+                    { value: "all", label: "Everyone" },
+                    { value: "active", label: "With active policies" },
+                    { value: "remarketed", label: `Re-marketed in ${counts.year}` },
+                  ]}
+                />
+                <Button type="submit" variant="secondary">
+                  Apply
+                </Button>
+              </div>
+            </Form>
+          </Card>
+          <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+            <table className={tableClass} data-testid="customers">
+              <thead className={theadClass}>
+                <tr>
+                  <th className="px-3 py-2">Name</th>
+                  <th className="pr-3">E-mail</th>
+                  <th className="pr-3">Phone</th>
+                  <th className="pr-3">State</th>
+                  <th className="pr-3">Producer</th>
+                  <th className="pr-3 text-right">Active policies</th>
+                  <th className="pr-3">Worklist</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.length === 0 ? (
+                  <tr>
+                    <td colSpan={7} className="px-3 py-6 text-center text-slate-500">
+                      No customers match.
+                    </td>
+                  </tr>
+                ) : null}
+                {rows.map((c) => (
+                  <tr key={c.id} className={rowClass}>
+                    <td className="px-3 py-2">
+                      <Link to={`/customers/${c.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-100">
+                        {c.name}
+                      </Link>
+                    </td>
+                    <td className="pr-3">{c.email}</td>
+                    <td className="pr-3">{c.phone}</td>
+                    <td className="pr-3">{c.state}</td>
+                    <td className="pr-3">{c.producer}</td>
+                    <td className="pr-3 text-right">{formatNumber(c.activePolicies)}</td>
+                    <td className="pr-3">{c.flagged > 0 ? <AlertPill tone="warning">Flagged</AlertPill> : null}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="text-sm text-slate-500">{formatNumber(total)} customers</p>
+          <Pagination page={page} pageCount={pageCount} />
+        </div>
+        <Card title="Recently marketed">
+          {recent.length === 0 ? <p className="text-sm text-slate-500">Nothing re-marketed yet.</p> : null}
+          <ul className="space-y-2 text-sm" data-testid="recently-marketed">
+            {recent.map((r) => (
+              <li key={r.remarketId}>
+                <Link to={`/customers/${r.customerId}`} className="font-medium text-brand-700 hover:underline dark:text-brand-100">
+                  {r.customerName}
+                </Link>
+                <div className="text-xs text-slate-500">
+                  <Link to={`/quotes/${r.remarketId}`} className="font-mono hover:underline">
+                    {r.policyNumber}
+                  </Link>{" "}
+                  · {format(new Date(r.remarketedAt), "d MMM yyyy")} · {r.outcome ? OUTCOME_LABELS[r.outcome] : "open"}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      </div>
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";

@@ -1,0 +1,344 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { format, parseISO } from "date-fns";
+import { z } from "zod";
+import { BarChart } from "~/components/bar-chart";
+import { PostForm } from "~/components/forms";
+import { Pagination } from "~/components/pagination";
+import { Card, ChangeText, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { Notice } from "~/components/ui/alert-pill";
+import { Button } from "~/components/ui/button";
+import { getForecastPreference, listForecastPreferences, saveForecastPreference } from "~/services/forecast-preferences.server";
+import { forecastSummary, listForecast, simulateFlags } from "~/services/forecast-views.server";
+import { getForecastRun, refreshForecast } from "~/services/forecast.server";
+import { requireTenantContext } from "~/utils/auth.server";
+import { codeToPeriodLabel, formatMoney, formatNumber, periodToCode } from "~/utils/format";
+import { applyFormOnce } from "~/utils/forms.server";
+import { pageCountFor, readPage } from "~/utils/pagination";
+import { ALL_LINES_ID as ALL_LINES, EXCLUSION_LABELS, LINE_CODES as LINES_OF_BUSINESS, describePrediction } from "~/utils/renewals";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Forecast | Remarket" }];
+
+const PAGE_SIZE = 25;
+
+// Seed §5: the window is chosen by label ('6 months' / '12 months') and stored as its code.
+const windowField = z
+  .string({ error: "Choose a window." })
+  .transform((v) => periodToCode(v, null))
+  .refine((v): v is "6m" | "yr" => v === "6m" || v === "yr", "Choose 6 months or 12 months.");
+const pct = z.coerce.number({ error: "Enter a percentage." }).min(0.1, "Enter at least 0.1%.").max(500, "Enter at most 500%.");
+const amount = z.preprocess(
+  (v) => (v === "" || v === undefined || v === null ? null : v),
+  z.coerce.number({ error: "Enter an amount in dollars." }).min(1, "Enter at least $1.").max(1_000_000, "Enter at most $1,000,000.").nullable(),
+);
+const actDays = z.coerce.number({ error: "Enter a number of days." }).int("Enter whole days.").min(1, "Enter at least 1 day.").max(365, "Enter at most 365 days.");
+
+const WhatIfSchema = z.object({ window: windowField, thresholdPct: pct, thresholdAmount: amount, actDaysBeforeExpiration: actDays });
+const PreferenceSchema = WhatIfSchema.extend({
+  forecastObjectId: z.enum([ALL_LINES, ...LINES_OF_BUSINESS], { error: "Choose what the preference applies to." }),
+  excludeFirstTerm: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
+  excludeZeroPremium: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
+});
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  const url = new URL(request.url);
+  const page = readPage(url);
+  const flaggedOnly = url.searchParams.get("show") === "flagged";
+  const [preference, preferences, run] = await Promise.all([getForecastPreference(ctx, ALL_LINES), listForecastPreferences(ctx), getForecastRun(ctx)]);
+  let whatIf: { input: z.infer<typeof WhatIfSchema>; result: Awaited<ReturnType<typeof simulateFlags>> } | null = null;
+  let whatIfErrors: Record<string, string[]> | null = null;
+  if (url.searchParams.get("whatif") === "1") {
+    const parsed = WhatIfSchema.safeParse(Object.fromEntries(url.searchParams));
+    if (parsed.success) whatIf = { input: parsed.data, result: await simulateFlags(ctx, parsed.data) };
+    else whatIfErrors = z.flattenError(parsed.error).fieldErrors as Record<string, string[]>;
+  }
+  const [summary, list, current] = await Promise.all([
+    forecastSummary(ctx, preference.window),
+    listForecast(ctx, { page, pageSize: PAGE_SIZE, flaggedOnly }),
+    simulateFlags(ctx, preference),
+  ]);
+  return { preference, preferences, run, summary, list, page, pageCount: pageCountFor(list.total, PAGE_SIZE), flaggedOnly, whatIf, whatIfErrors, current };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  if (intent === "recompute") {
+    return applyFormOnce(request, formData, async () => {
+      const { inline } = await refreshForecast(ctx);
+      return redirectWithToast("/forecast", { type: "success", title: inline ? "Forecast updated" : "Forecast queued", message: inline ? "The worklist reflects the latest book." : "Large book: the forecast is being recomputed in the background." });
+    });
+  }
+  const parsed = PreferenceSchema.safeParse(Object.fromEntries(formData));
+  const values = Object.fromEntries([...formData].filter(([k]) => k !== "_formToken").map(([k, v]) => [k, String(v)]));
+  if (!parsed.success) return data({ errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]>, values }, { status: 400 });
+  return applyFormOnce(request, formData, async () => {
+    await saveForecastPreference(ctx, parsed.data);
+    const { inline } = await refreshForecast(ctx);
+    const label = parsed.data.forecastObjectId === ALL_LINES ? "all lines" : parsed.data.forecastObjectId;
+    return redirectWithToast("/forecast", { type: "success", title: "Preferences saved", message: `Saved for ${label}. ${inline ? "The worklist is up to date." : "The forecast is being recomputed."}` });
+  });
+}
+
+export default function ForecastPage() {
+  const { preference, preferences, run, summary, list, page, pageCount, flaggedOnly, whatIf, whatIfErrors, current } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [params] = useSearchParams();
+  const errors = actionData?.errors ?? {};
+  const wi = whatIf?.input ?? preference;
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">Forecast</h1>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Renewals in the next {codeToPeriodLabel(preference.window)}: {formatNumber(current.policies)} would be flagged now ({formatNumber(current.customers)} customers), {formatNumber(current.quotaLeft)} re-markets left in {current.quotaYear}.
+            {run ? ` Computed ${format(new Date(run.computedAt), "d MMM yyyy, HH:mm")} over ${formatNumber(run.evaluated)} renewals in ${formatNumber(run.durationMs)} ms.` : " Not computed yet."}
+          </p>
+        </div>
+        <PostForm>
+          <Button type="submit" name="intent" value="recompute" variant="secondary" pending={navigation.formData?.get("intent") === "recompute"}>
+            Recompute now
+          </Button>
+        </PostForm>
+      </div>
+
+      <Card title="Renewals per month">
+        <div className="grid gap-4 lg:grid-cols-2">
+          <BarChart
+            title="Renewals and flagged renewals per month"
+            description={`Renewals per month over the next ${codeToPeriodLabel(preference.window)}; the table below has the numbers.`}
+            categories={summary.map((m) => m.label)}
+            series={[
+              { key: "renewals", label: "Renewals", color: "#93b4ee" },
+              { key: "flagged", label: "Flagged", color: "#c2410c" },
+            ]}
+            values={{ renewals: summary.map((m) => m.renewals), flagged: summary.map((m) => m.flagged) }}
+          />
+          <BarChart
+            title="Premium per month"
+            description="Expiring premium and renewal premium (offer or prediction) per month."
+            categories={summary.map((m) => m.label)}
+            series={[
+              { key: "premium", label: "Expiring premium", color: "#1f57c0" },
+              { key: "renewal", label: "Renewal premium", color: "#f59e0b" },
+            ]}
+            values={{ premium: summary.map((m) => m.premium), renewal: summary.map((m) => m.renewalPremium) }}
+            format={(v) => formatMoney(v)}
+          />
+        </div>
+        <table className={`${tableClass} mt-4`} data-testid="forecast-summary">
+          <thead className={theadClass}>
+            <tr>
+              <th className="py-2">Month</th>
+              <th className="text-right">Renewals</th>
+              <th className="text-right">Flagged</th>
+              <th className="text-right">Expiring premium</th>
+              <th className="text-right">Renewal premium</th>
+            </tr>
+          </thead>
+          <tbody>
+            {summary.map((m) => (
+              <tr key={m.month} className={rowClass}>
+                <td className="py-1.5">{m.label}</td>
+                <td className="text-right">{formatNumber(m.renewals)}</td>
+                <td className="text-right">{formatNumber(m.flagged)}</td>
+                <td className="text-right">{formatMoney(m.premium)}</td>
+                <td className="text-right">{formatMoney(m.renewalPremium)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card title="What if?">
+          <Form method="get" className="grid gap-3 sm:grid-cols-2" aria-label="What if">
+            <input type="hidden" name="whatif" value="1" />
+            <WindowSelect name="window" value={wi.window} error={whatIfErrors?.window} />
+            <NumberInput name="thresholdPct" label="Premium increase from (%)" value={wi.thresholdPct} step="0.1" error={whatIfErrors?.thresholdPct} />
+            <NumberInput name="thresholdAmount" label="or increase from ($)" value={wi.thresholdAmount ?? ""} step="1" error={whatIfErrors?.thresholdAmount} />
+            <NumberInput name="actDaysBeforeExpiration" label="Act within days of expiry" value={wi.actDaysBeforeExpiration} step="1" error={whatIfErrors?.actDaysBeforeExpiration} />
+            <div className="sm:col-span-2">
+              <Button type="submit" variant="secondary">
+                Show what would be flagged
+              </Button>
+            </div>
+          </Form>
+          {whatIf ? (
+            <div className="mt-4 space-y-3" data-testid="what-if-result">
+              <Notice tone={whatIf.result.overQuota ? "warning" : "success"}>
+                These settings would flag <strong>{formatNumber(whatIf.result.policies)}</strong> renewals for <strong>{formatNumber(whatIf.result.customers)}</strong> customers (each customer once), against{" "}
+                <strong>{formatNumber(whatIf.result.quotaLeft)}</strong> re-markets left in {whatIf.result.quotaYear}.
+                {whatIf.result.overQuota ? " That is more than the quota left." : ""} Nothing is saved until you save.
+              </Notice>
+              <PostForm>
+                <input type="hidden" name="forecastObjectId" value={ALL_LINES} />
+                <input type="hidden" name="window" value={codeToPeriodLabel(whatIf.input.window)} />
+                <input type="hidden" name="thresholdPct" value={whatIf.input.thresholdPct} />
+                <input type="hidden" name="thresholdAmount" value={whatIf.input.thresholdAmount ?? ""} />
+                <input type="hidden" name="actDaysBeforeExpiration" value={whatIf.input.actDaysBeforeExpiration} />
+                {preference.excludeFirstTerm ? <input type="hidden" name="excludeFirstTerm" value="on" /> : null}
+                {preference.excludeZeroPremium ? <input type="hidden" name="excludeZeroPremium" value="on" /> : null}
+                <Button type="submit" name="intent" value="save">
+                  Save as preferences
+                </Button>
+              </PostForm>
+            </div>
+          ) : null}
+        </Card>
+
+        <Card title="Forecast preferences">
+          <ul className="mb-3 space-y-1 text-sm" data-testid="preferences">
+            {(preferences.length ? preferences : [preference]).map((p) => (
+              <li key={p.forecastObjectId}>
+                <strong>{p.forecastObjectId === ALL_LINES ? "All lines" : p.forecastObjectId}</strong>: {codeToPeriodLabel(p.window)}, from {formatNumber(p.thresholdPct, 1)}%
+                {p.thresholdAmount !== null ? ` or ${formatMoney(p.thresholdAmount)}` : ""}, act within {p.actDaysBeforeExpiration} days
+                {p.excludeFirstTerm ? ", first terms excluded" : ""}
+                {p.excludeZeroPremium ? ", $0 premiums excluded" : ""}
+              </li>
+            ))}
+          </ul>
+          <PostForm className="grid gap-3 sm:grid-cols-2" aria-label="Preferences">
+            <label className="block text-sm">
+              <span className="font-medium">Applies to</span>
+              <select name="forecastObjectId" defaultValue={actionData?.values.forecastObjectId ?? ALL_LINES} className={`${inputClass} mt-1`}>
+                <option value={ALL_LINES}>All lines</option>
+                {LINES_OF_BUSINESS.map((l) => (
+                  <option key={l} value={l}>
+                    {l}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <WindowSelect name="window" value={periodToCode(actionData?.values.window, preference.window) ?? preference.window} error={errors.window} />
+            <NumberInput name="thresholdPct" label="Premium increase from (%)" value={actionData?.values.thresholdPct ?? preference.thresholdPct} step="0.1" error={errors.thresholdPct} />
+            <NumberInput name="thresholdAmount" label="or increase from ($)" value={actionData?.values.thresholdAmount ?? preference.thresholdAmount ?? ""} step="1" error={errors.thresholdAmount} />
+            <NumberInput name="actDaysBeforeExpiration" label="Act within days of expiry" value={actionData?.values.actDaysBeforeExpiration ?? preference.actDaysBeforeExpiration} step="1" error={errors.actDaysBeforeExpiration} />
+            <fieldset className="space-y-1 text-sm">
+              <legend className="font-medium">Exclude</legend>
+              <label className="flex items-center gap-2">
+                <input type="checkbox" name="excludeFirstTerm" defaultChecked={preference.excludeFirstTerm} /> First terms
+              </label>
+              <label className="flex items-center gap-2">
+                <input type="checkbox" name="excludeZeroPremium" defaultChecked={preference.excludeZeroPremium} /> $0 premiums
+              </label>
+            </fieldset>
+            <div className="sm:col-span-2">
+              <Button type="submit" name="intent" value="save" pending={navigation.formData?.get("intent") === "save"}>
+                Save preferences
+              </Button>
+            </div>
+          </PostForm>
+        </Card>
+      </div>
+
+      <Card
+        title="Renewals in the window"
+        actions={
+          <div className="flex gap-3 text-sm">
+            <Link to="/forecast" aria-current={!flaggedOnly ? "page" : undefined} className={!flaggedOnly ? "font-semibold" : "text-brand-600"}>
+              All
+            </Link>
+            <Link to="/forecast?show=flagged" aria-current={flaggedOnly ? "page" : undefined} className={flaggedOnly ? "font-semibold" : "text-brand-600"}>
+              Flagged only
+            </Link>
+          </div>
+        }
+      >
+        <div className="overflow-x-auto">
+          <table className={tableClass} data-testid="forecast-table">
+            <thead className={theadClass}>
+              <tr>
+                <th className="py-2 pr-3">Customer</th>
+                <th className="pr-3">Policy</th>
+                <th className="pr-3">Expires</th>
+                <th className="pr-3 text-right">Prior</th>
+                <th className="pr-3 text-right">Current</th>
+                <th className="pr-3 text-right">Renewal</th>
+                <th className="pr-3">Change</th>
+                <th className="pr-3">Flag</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.rows.map((r) => (
+                <tr key={r.policyId} className={rowClass}>
+                  <td className="py-2 pr-3">
+                    <Link to={`/customers/${r.customerId}`} className="text-brand-700 hover:underline dark:text-brand-100">
+                      {r.customerName}
+                    </Link>
+                  </td>
+                  <td className="pr-3">
+                    <span className="font-mono text-xs">{r.policyNumber}</span>
+                    <div className="text-xs text-slate-500">
+                      {r.lineOfBusiness} · {r.carrierName}
+                      {r.riskState ? ` · ${r.riskState}` : ""}
+                    </div>
+                  </td>
+                  <td className="whitespace-nowrap pr-3">
+                    {format(parseISO(r.expirationDate), "d MMM yyyy")}
+                    <div className="text-xs text-slate-500">{r.daysToExpiry} days</div>
+                  </td>
+                  <td className="pr-3 text-right">{formatMoney(r.priorPremium)}</td>
+                  <td className="pr-3 text-right">{formatMoney(r.currentPremium)}</td>
+                  <td className="pr-3 text-right">
+                    {formatMoney(r.renewalPremium)}
+                    {r.predicted ? (
+                      <div className="text-xs text-amber-700 dark:text-amber-300" data-testid="prediction">
+                        {describePrediction(r)}
+                      </div>
+                    ) : r.renewalPremium !== null ? (
+                      <div className="text-xs text-slate-500">carrier offer</div>
+                    ) : null}
+                  </td>
+                  <td className="pr-3">
+                    <ChangeText pct={r.changePct} amount={r.changeAmount} />
+                  </td>
+                  <td className="pr-3 text-xs">{r.flagged ? <strong className="text-red-700 dark:text-red-400">Flagged</strong> : r.exclusion ? EXCLUSION_LABELS[r.exclusion] : ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="mt-2 text-sm text-slate-500">{formatNumber(list.total)} renewals</p>
+        <Pagination page={page} pageCount={pageCount} key={params.toString()} />
+      </Card>
+    </div>
+  );
+}
+
+function WindowSelect({ name, value, error }: { name: string; value: "6m" | "yr"; error?: string[] }) {
+  return (
+    <label className="block text-sm">
+      <span className="font-medium">Window</span>
+      <select name={name} defaultValue={codeToPeriodLabel(value)} className={`${inputClass} mt-1`}>
+        <option value="6 months">6 months</option>
+        <option value="12 months">12 months</option>
+      </select>
+      {error ? <span className="text-red-600">{error[0]}</span> : null}
+    </label>
+  );
+}
+
+function NumberInput({ name, label, value, step, error }: { name: string; label: string; value: string | number; step: string; error?: string[] }) {
+  const id = `${name}-${label.length}`;
+  return (
+    <div className="text-sm">
+      <label htmlFor={id} className="font-medium">
+        {label}
+      </label>
+      <input id={id} type="number" name={name} defaultValue={value} step={step} min="0" className={`${inputClass} mt-1`} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
+      {error ? (
+        <p id={`${id}-error`} className="text-red-600">
+          {error[0]}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";

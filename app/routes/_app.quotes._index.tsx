@@ -1,0 +1,93 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { format } from "date-fns";
+import { z } from "zod";
+import { Pagination } from "~/components/pagination";
+import { rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { AlertPill } from "~/components/ui/alert-pill";
+import { REMARKETS_PAGE_SIZE, listRemarkets } from "~/services/quotes.server";
+import { requireTenantContext } from "~/utils/auth.server";
+import { formatMoney, formatNumber } from "~/utils/format";
+import { pageCountFor, readPage } from "~/utils/pagination";
+import { OUTCOME_LABELS } from "~/utils/renewals";
+
+export const meta: MetaFunction = () => [{ title: "Quotes | Remarket" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  const url = new URL(request.url);
+  const status = z.enum(["open", "closed", "all"]).catch("all").parse(url.searchParams.get("status") ?? undefined);
+  const page = readPage(url);
+  const list = await listRemarkets(ctx, { status, page });
+  return { ...list, status, page, pageCount: pageCountFor(list.total, REMARKETS_PAGE_SIZE) };
+}
+
+export default function QuotesPage() {
+  const { rows, status, page, pageCount } = useLoaderData<typeof loader>();
+  return (
+    <div className="space-y-4">
+      <div>
+        <h1 className="text-2xl font-bold">Quotes</h1>
+        <p className="text-sm text-slate-600 dark:text-slate-300">Every re-marketed policy: record the quotes you get, then select the one the customer takes.</p>
+      </div>
+      <nav className="flex gap-3 text-sm" aria-label="Re-market status">
+        {(["all", "open", "closed"] as const).map((s) => (
+          <Link key={s} to={`/quotes?status=${s}`} aria-current={s === status ? "page" : undefined} className={s === status ? "font-semibold" : "text-brand-600"}>
+            {s === "all" ? "All" : s === "open" ? "Awaiting a decision" : "Closed"}
+          </Link>
+        ))}
+      </nav>
+      <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+        <table className={tableClass} data-testid="remarkets">
+          <thead className={theadClass}>
+            <tr>
+              <th className="px-3 py-2">Customer</th>
+              <th className="pr-3">Policy</th>
+              <th className="pr-3">Incumbent</th>
+              <th className="pr-3 text-right">Renewal premium</th>
+              <th className="pr-3">Re-marketed</th>
+              <th className="pr-3 text-right">Quotes</th>
+              <th className="pr-3">Outcome</th>
+              <th className="pr-3 text-right">Saved</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={8} className="px-3 py-6 text-center text-slate-500">
+                  Nothing re-marketed yet. Start from the <Link to="/remarket" className="text-brand-600 underline">worklist</Link>.
+                </td>
+              </tr>
+            ) : null}
+            {rows.map((r) => (
+              <tr key={r.id} className={rowClass}>
+                <td className="px-3 py-2">{r.customerName}</td>
+                <td className="pr-3">
+                  <Link to={`/quotes/${r.id}`} className="font-mono text-xs text-brand-700 hover:underline dark:text-brand-100">
+                    {r.policyNumber}
+                  </Link>
+                  <div className="text-xs text-slate-500">{r.lineOfBusiness}</div>
+                </td>
+                <td className="pr-3">{r.incumbent}</td>
+                <td className="pr-3 text-right">{formatMoney(r.baselinePremium)}</td>
+                <td className="whitespace-nowrap pr-3">{format(new Date(r.remarketedAt), "d MMM yyyy")}</td>
+                <td className="pr-3 text-right">{formatNumber(r.quotes)}</td>
+                <td className="pr-3">
+                  {r.outcome ? (
+                    <AlertPill tone={r.outcome === "lost" ? "error" : "success"}>{OUTCOME_LABELS[r.outcome]}</AlertPill>
+                  ) : (
+                    <AlertPill tone="warning">Open</AlertPill>
+                  )}
+                </td>
+                <td className="pr-3 text-right">{formatMoney(r.premiumSaved)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pagination page={page} pageCount={pageCount} />
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";

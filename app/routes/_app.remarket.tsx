@@ -1,0 +1,342 @@
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { format, parseISO } from "date-fns";
+import { z } from "zod";
+import { PostForm } from "~/components/forms";
+import { Pagination } from "~/components/pagination";
+import { Card, ChangeText, FilterSelect, inputClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { Notice } from "~/components/ui/alert-pill";
+import { Button } from "~/components/ui/button";
+import { ServiceError, isServiceError } from "~/services/errors.server";
+import { calendarDate } from "~/services/forecast.server";
+import { getRemarketAllowance } from "~/services/quota.server";
+import { remarketFlags } from "~/services/remarket.server";
+import { WORKLIST_PAGE_SIZE, changeFlagStatus, listWorklist } from "~/services/worklist.server";
+import { requireTenantContext } from "~/utils/auth.server";
+import { applyFormOnce } from "~/utils/forms.server";
+import { pageCountFor, readPage } from "~/utils/pagination";
+import worklistCss from "~/styles/worklist.css";
+import { FLAG_STATUS_VALUES as FLAG_STATUSES, daysBetween, formatMoney, formatNumber, shortDate, whyParts } from "~/utils/renewals";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Re-market | Remarket" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: worklistCss }];
+
+const optionalText = z.string().trim().max(120).optional().catch(undefined).transform((v) => v || undefined);
+const FiltersSchema = z.object({
+  status: z.enum(FLAG_STATUSES).catch("open"),
+  carrier: optionalText,
+  line: optionalText,
+  producer: optionalText,
+  state: optionalText,
+  q: optionalText,
+});
+
+const STATUS_LABELS: Record<(typeof FLAG_STATUSES)[number], string> = {
+  open: "Open",
+  remarketed: "Re-marketed",
+  dismissed: "Dismissed",
+  snoozed: "Snoozed",
+};
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  const url = new URL(request.url);
+  const filters = FiltersSchema.parse(Object.fromEntries(url.searchParams));
+  const page = readPage(url);
+  const [list, allowance] = await Promise.all([listWorklist(ctx, filters, page), getRemarketAllowance(ctx.db, ctx.tenantId)]);
+  // Capped counts still offer the next page; "why" goes out as its two sentences, not the raw record.
+  const pageCount = pageCountFor(list.total, WORKLIST_PAGE_SIZE) + (list.capped ? 1 : 0);
+  const rows = list.rows.map(({ why, ...row }) => ({ ...row, why: whyParts(why) }));
+  return { ...list, rows, filters, page, pageCount, allowance, today: calendarDate(new Date(), ctx.auth.tenant.timeZone) };
+}
+
+const ids = z.array(z.string().uuid()).min(1, "Select at least one renewal.");
+const reason = z.string({ error: "Enter a reason to dismiss." }).trim().min(1, "Enter a reason to dismiss.").max(500, "Keep the reason under 500 characters.");
+const until = z.string({ error: "Choose a date to snooze until." }).regex(/^\d{4}-\d{2}-\d{2}$/, "Choose a date to snooze until.");
+
+type ActionErrors = { form?: string[]; reason?: string[]; until?: string[]; row?: string; rowReason?: string[]; rowUntil?: string[] };
+const fail = (errors: ActionErrors, values: Record<string, string>, status = 400) => data({ errors, values }, { status });
+
+/**
+ * One form holds the whole table: row buttons carry `row=<op>:<flag id>` and read that row's
+ * fields; toolbar buttons carry `intent=bulk-…` and the checked ids. No JavaScript needed.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  const formData = await request.formData();
+  const url = new URL(request.url);
+  const back = `${url.pathname}${url.search}`;
+  const text = (name: string) => {
+    const v = formData.get(name);
+    return typeof v === "string" ? v : undefined;
+  };
+  const values = { reason: text("reason") ?? "", until: text("until") ?? "" };
+  const row = text("row")?.match(/^(remarket|dismiss|snooze):(.+)$/);
+  const intent = row ? row[1] : text("intent")?.replace(/^bulk-/, "");
+  const bulk = !row;
+  const selected = ids.safeParse(row ? [row[2]] : formData.getAll("ids"));
+  if (!selected.success) {
+    if (row) throw new Response("Renewal not found", { status: 404 });
+    return fail({ form: [selected.error.issues[0].message] }, values);
+  }
+  const tomorrow = calendarDate(new Date(Date.now() + 86_400_000), ctx.auth.tenant.timeZone);
+
+  try {
+    if (intent === "remarket") {
+      return await applyFormOnce(request, formData, async () => {
+        const { done, failures } = await remarketFlags(ctx, selected.data, bulk);
+        // Nothing applied: throw, so the one-time token is released and a retry may apply.
+        if (done.length === 0) throw new ServiceError(failures.map((f) => (bulk ? `${f.label}: ${f.reason}` : f.reason)).join("\n"), 409);
+        const last = done[done.length - 1];
+        return redirectWithToast(back, {
+          type: failures.length ? "error" : "success",
+          title: done.length === 1 ? `Re-marketed ${last.policyNumber}` : `Re-marketed ${done.length} policies`,
+          message: `${failures.length ? `${failures.length} could not be re-marketed (see Reports › Bulk actions). ` : ""}Quota ${last.quotaYear}: ${last.used} of ${last.quota} used.`,
+        });
+      });
+    }
+    if (intent === "dismiss") {
+      const parsed = reason.safeParse(row ? text(`reason-${row[2]}`) : text("reason"));
+      if (!parsed.success) {
+        const message = [parsed.error.issues[0].message];
+        return fail(row ? { row: row[2], rowReason: message } : { reason: message }, values);
+      }
+      return await applyFormOnce(request, formData, async () => {
+        const { succeeded, failures } = await changeFlagStatus(ctx, selected.data, { status: "dismissed", reason: parsed.data }, bulk);
+        if (succeeded === 0) throw new ServiceError(failures.map((f) => `${f.label}: ${f.reason}`).join("\n"), 409);
+        return redirectWithToast(back, { type: "success", title: "Dismissed", message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} dismissed: ${parsed.data}` });
+      });
+    }
+    if (intent === "snooze") {
+      const parsed = until.refine((d) => d >= tomorrow, "Choose a date after today.").safeParse(row ? text(`until-${row[2]}`) : text("until"));
+      if (!parsed.success) {
+        const message = [parsed.error.issues[0].message];
+        return fail(row ? { row: row[2], rowUntil: message } : { until: message }, values);
+      }
+      return await applyFormOnce(request, formData, async () => {
+        const { succeeded, failures } = await changeFlagStatus(ctx, selected.data, { status: "snoozed", until: parsed.data }, bulk);
+        if (succeeded === 0) throw new ServiceError(failures.map((f) => `${f.label}: ${f.reason}`).join("\n"), 409);
+        return redirectWithToast(back, { type: "success", title: "Snoozed", message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} snoozed until ${format(parseISO(parsed.data), "d MMM yyyy")}.` });
+      });
+    }
+  } catch (error) {
+    if (isServiceError(error)) {
+      if (error.status === 404) throw new Response(error.message, { status: 404 });
+      return fail({ form: error.message.split("\n") }, values, error.status);
+    }
+    throw error;
+  }
+  return fail({ form: ["Choose an action."] }, values);
+}
+
+export default function RemarketPage() {
+  const { rows, total, capped, options, filters, page, pageCount, allowance, today, computedAt } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const errors: ActionErrors = actionData?.errors ?? {};
+  const busy = navigation.state === "submitting";
+  const actionable = filters.status === "open" || filters.status === "snoozed";
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">Re-market</h1>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Renewals flagged for shopping, soonest expiry first.
+            {computedAt ? (
+              ` Forecast computed ${format(new Date(computedAt), "d MMM yyyy, HH:mm")}.`
+            ) : (
+              <>
+                {" "}
+                The forecast has not been computed yet:{" "}
+                <Link to="/forecast" className="text-brand-600 underline">
+                  compute it on the Forecast page
+                </Link>
+                .
+              </>
+            )}
+          </p>
+        </div>
+        <p className="rounded-md bg-white px-3 py-2 text-sm shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+          Re-marketing quota {allowance.quotaYear}:{" "}
+          <strong data-testid="quota-used">{formatNumber(allowance.used)}</strong> of <span data-testid="quota-total">{formatNumber(allowance.quota)}</span> used
+          {allowance.allowed ? null : <span className="block text-red-700">{allowance.reason}</span>}
+        </p>
+      </div>
+
+      <Card>
+        <Form method="get" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-7 lg:items-end" aria-label="Filters">
+          <label className="block text-sm lg:col-span-2">
+            <span className="font-medium text-slate-700 dark:text-slate-200">Search customer or policy number</span>
+            <input type="search" name="q" defaultValue={filters.q ?? ""} className={`${inputClass} mt-1`} />
+          </label>
+          <FilterSelect name="status" label="Status" value={filters.status} all="" options={FLAG_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))} />
+          <FilterSelect name="carrier" label="Carrier" value={filters.carrier ?? ""} options={options.carriers.map((v) => ({ value: v, label: v }))} />
+          <FilterSelect name="line" label="Line" value={filters.line ?? ""} options={options.lines.map((v) => ({ value: v, label: v }))} />
+          <FilterSelect name="producer" label="Producer" value={filters.producer ?? ""} options={options.producers.map((v) => ({ value: v, label: v }))} />
+          <div className="flex items-end gap-2">
+            <FilterSelect name="state" label="State" value={filters.state ?? ""} options={options.states.map((v) => ({ value: v, label: v }))} />
+            <Button type="submit" variant="secondary">
+              Apply
+            </Button>
+          </div>
+        </Form>
+      </Card>
+
+      <PostForm className="space-y-3" aria-label="Worklist">
+        {/* The first submit button is the form's default: Enter in a field must not re-market anything. */}
+        <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
+        {errors.form?.length ? (
+          <Notice tone="error">
+            {errors.form.map((m) => (
+              <p key={m}>{m}</p>
+            ))}
+          </Notice>
+        ) : null}
+        {actionable ? (
+          <div className="flex flex-wrap items-end gap-3 rounded-lg bg-slate-50 p-3 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+            <Button type="submit" name="intent" value="bulk-remarket" pending={busy}>
+              Re-market selected
+            </Button>
+            <div>
+              <label className="block text-sm">
+                <span className="font-medium">Dismiss reason</span>
+                <input name="reason" defaultValue={actionData?.values.reason ?? ""} maxLength={500} className={`${inputClass} mt-1 w-64`} aria-invalid={errors.reason ? true : undefined} aria-describedby={errors.reason ? "reason-error" : undefined} />
+              </label>
+              {errors.reason ? (
+                <p id="reason-error" className="text-sm text-red-600">
+                  {errors.reason[0]}
+                </p>
+              ) : null}
+            </div>
+            <Button type="submit" name="intent" value="bulk-dismiss" variant="secondary">
+              Dismiss selected
+            </Button>
+            <div>
+              <label className="block text-sm">
+                <span className="font-medium">Snooze until</span>
+                <input type="date" name="until" min={today} defaultValue={actionData?.values.until ?? ""} className={`${inputClass} mt-1`} aria-invalid={errors.until ? true : undefined} aria-describedby={errors.until ? "until-error" : undefined} />
+              </label>
+              {errors.until ? (
+                <p id="until-error" className="text-sm text-red-600">
+                  {errors.until[0]}
+                </p>
+              ) : null}
+            </div>
+            <Button type="submit" name="intent" value="bulk-snooze" variant="secondary">
+              Snooze selected
+            </Button>
+          </div>
+        ) : null}
+
+        <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+          <table className={tableClass} data-testid="worklist">
+            <thead className={theadClass}>
+              <tr>
+                <th className="w-8 px-3 py-2">
+                  <span className="sr-only">Select</span>
+                </th>
+                <th className="py-2 pr-3">Customer</th>
+                <th className="pr-3">Policy</th>
+                <th className="pr-3">Carrier</th>
+                <th className="pr-3">Expires</th>
+                <th className="pr-3">Expiring → renewal premium</th>
+                <th className="pr-3">Change</th>
+                <th className="pr-3">Why flagged</th>
+                <th className="pr-3">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={9} className="px-3 py-6 text-center text-slate-500">
+                    No {STATUS_LABELS[filters.status].toLowerCase()} renewals match these filters.
+                  </td>
+                </tr>
+              ) : null}
+              {rows.map((r) => {
+                const days = daysBetween(today, r.expirationDate);
+                const rowError = errors.row === r.id;
+                return (
+                  <tr key={r.id} className="wl-row" data-testid="worklist-row" data-policy={r.policyNumber} data-line={r.lineOfBusiness} data-carrier={r.carrierName}>
+                    <td className="pl-3">{actionable ? <input type="checkbox" name="ids" value={r.id} aria-label={`Select ${r.policyNumber}`} className="h-4 w-4" /> : null}</td>
+                    <td>
+                      <Link to={`/customers/${r.customerId}`} className="font-medium text-brand-700 hover:underline dark:text-brand-100">
+                        {r.customerName}
+                      </Link>
+                      {r.producer ? <div className="wl-sub">{r.producer}</div> : null}
+                    </td>
+                    <td>
+                      <div className="font-mono text-xs">{r.policyNumber}</div>
+                      <div className="wl-sub">
+                        {r.lineOfBusiness}
+                        {r.riskState ? ` · ${r.riskState}` : ""}
+                      </div>
+                    </td>
+                    <td>{r.carrierName}</td>
+                    <td className="whitespace-nowrap">
+                      {shortDate(r.expirationDate)}
+                      <div className="wl-sub">{days === 0 ? "today" : days === 1 ? "tomorrow" : days > 0 ? `in ${days} days` : `${-days} days ago`}</div>
+                    </td>
+                    <td className="whitespace-nowrap">
+                      {formatMoney(r.currentPremium)} → {formatMoney(r.renewalPremium)}
+                      <div className="wl-sub">
+                        {r.predicted ? "predicted" : "carrier offer"}
+                        {r.priorPremium ? ` · prior term ${formatMoney(r.priorPremium)}` : ""}
+                      </div>
+                    </td>
+                    <td>
+                      <ChangeText pct={r.changePct} amount={r.changeAmount} />
+                    </td>
+                    <td className="wl-sub max-w-xs" data-testid="why">
+                      <strong className="block text-slate-800 dark:text-slate-100">{r.why.headline}</strong>
+                      {r.why.detail}
+                      {r.status === "dismissed" && r.dismissReason ? <div className="mt-1 font-medium">Dismissed: {r.dismissReason}</div> : null}
+                      {r.status === "snoozed" && r.snoozedUntil ? <div className="mt-1 font-medium">Snoozed until {shortDate(r.snoozedUntil)}</div> : null}
+                    </td>
+                    <td>
+                      {actionable ? (
+                        <div className="flex min-w-[10rem] flex-col gap-1">
+                          <button type="submit" name="row" value={`remarket:${r.id}`} className="wl-btn" aria-label={`Re-market ${r.policyNumber}`}>
+                            Re-market
+                          </button>
+                          <details open={rowError && !!errors.rowReason}>
+                            <summary className="wl-sum">Dismiss…</summary>
+                            <input name={`reason-${r.id}`} maxLength={500} className="wl-in" aria-label={`Dismiss reason for ${r.policyNumber}`} placeholder="Reason" />
+                            {rowError && errors.rowReason ? <p className="wl-err">{errors.rowReason[0]}</p> : null}
+                            <button type="submit" name="row" value={`dismiss:${r.id}`} className="wl-btn2" aria-label={`Dismiss ${r.policyNumber}`}>
+                              Dismiss
+                            </button>
+                          </details>
+                          <details open={rowError && !!errors.rowUntil}>
+                            <summary className="wl-sum">Snooze…</summary>
+                            <input type="date" name={`until-${r.id}`} min={today} className="wl-in" aria-label={`Snooze ${r.policyNumber} until`} />
+                            {rowError && errors.rowUntil ? <p className="wl-err">{errors.rowUntil[0]}</p> : null}
+                            <button type="submit" name="row" value={`snooze:${r.id}`} className="wl-btn2" aria-label={`Snooze ${r.policyNumber}`}>
+                              Snooze
+                            </button>
+                          </details>
+                        </div>
+                      ) : r.remarketId ? (
+                        <Link to={`/quotes/${r.remarketId}`} className="text-sm font-semibold text-brand-600 hover:underline">
+                          Quotes →
+                        </Link>
+                      ) : null}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      </PostForm>
+      <p className="text-sm text-slate-500" data-testid="worklist-total">
+        {capped ? `More than ${formatNumber(total)}` : formatNumber(total)} {STATUS_LABELS[filters.status].toLowerCase()} renewal{total === 1 ? "" : "s"}
+      </p>
+      <Pagination page={page} pageCount={pageCount} />
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";

@@ -1,0 +1,223 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { format, parseISO, subYears, addDays } from "date-fns";
+import { z } from "zod";
+import { BarChart } from "~/components/bar-chart";
+import { Pagination } from "~/components/pagination";
+import { Card, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { Button } from "~/components/ui/button";
+import { calendarDate } from "~/services/forecast.server";
+import { BULK_LOG_PAGE_SIZE, bulkLog, quotaReturn, retentionBy, type RetentionRow } from "~/services/reports.server";
+import { requireTenantContext } from "~/utils/auth.server";
+import { formatMoney, formatNumber } from "~/utils/format";
+import { pageCountFor, readPage } from "~/utils/pagination";
+
+export const meta: MetaFunction = () => [{ title: "Reports | Remarket" }];
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  const url = new URL(request.url);
+  const today = calendarDate(new Date(), ctx.auth.tenant.timeZone);
+  const from = day.catch(format(addDays(subYears(parseISO(today), 1), 1), "yyyy-MM-dd")).parse(url.searchParams.get("from") ?? undefined);
+  const to = day.catch(today).parse(url.searchParams.get("to") ?? undefined);
+  const year = z.coerce.number().int().min(2000).max(2100).catch(Number(today.slice(0, 4))).parse(url.searchParams.get("year") ?? undefined);
+  const page = readPage(url);
+  const period = from <= to ? { from, to } : { from: to, to: from };
+  const [byCarrier, byLine, byProducer, quota, log] = await Promise.all([
+    retentionBy(ctx, "carrier", period, ctx.auth.tenant.timeZone),
+    retentionBy(ctx, "line", period, ctx.auth.tenant.timeZone),
+    retentionBy(ctx, "producer", period, ctx.auth.tenant.timeZone),
+    quotaReturn(ctx, year, ctx.auth.tenant.timeZone),
+    bulkLog(ctx, page),
+  ]);
+  return { period, year, byCarrier, byLine, byProducer, quota, log, page, pageCount: pageCountFor(log.total, BULK_LOG_PAGE_SIZE) };
+}
+
+export default function ReportsPage() {
+  const { period, year, byCarrier, byLine, byProducer, quota, log, page, pageCount } = useLoaderData<typeof loader>();
+  const totals = quota.reduce((t, m) => ({ used: t.used + m.used, rewrites: t.rewrites + m.rewrites, saved: t.saved + m.saved }), { used: 0, rewrites: 0, saved: 0 });
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">Reports</h1>
+      <Card title="Retention">
+        <Form method="get" className="mb-4 flex flex-wrap items-end gap-3" aria-label="Period">
+          <label className="text-sm">
+            <span className="font-medium">From</span>
+            <input type="date" name="from" defaultValue={period.from} className={`${inputClass} mt-1`} />
+          </label>
+          <label className="text-sm">
+            <span className="font-medium">To</span>
+            <input type="date" name="to" defaultValue={period.to} className={`${inputClass} mt-1`} />
+          </label>
+          <input type="hidden" name="year" value={year} />
+          <Button type="submit" variant="secondary">
+            Show
+          </Button>
+        </Form>
+        <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
+          Closed re-markets from {format(parseISO(period.from), "d MMM yyyy")} to {format(parseISO(period.to), "d MMM yyyy")}: kept (renewed with the incumbent or rewritten) versus lost.
+        </p>
+        <div className="grid gap-6 xl:grid-cols-3">
+          <Retention title="By carrier" rows={byCarrier} testId="retention-carrier" />
+          <Retention title="By line of business" rows={byLine} testId="retention-line" />
+          <Retention title="By producer" rows={byProducer} testId="retention-producer" />
+        </div>
+      </Card>
+
+      <Card
+        title={`Quota return ${year}`}
+        actions={
+          <Form method="get" className="flex items-end gap-2">
+            <input type="hidden" name="from" value={period.from} />
+            <input type="hidden" name="to" value={period.to} />
+            <label className="text-sm">
+              <span className="sr-only">Year</span>
+              <input type="number" name="year" defaultValue={year} min={2000} max={2100} className={`${inputClass} w-24`} />
+            </label>
+            <Button type="submit" variant="secondary">
+              Show year
+            </Button>
+          </Form>
+        }
+      >
+        <BarChart
+          title={`Re-markets used and rewrites bound per month, ${year}`}
+          description="Quota used and rewrites bound per month; premium saved is in the table."
+          categories={quota.map((m) => format(parseISO(`${m.month}-01`), "MMM"))}
+          series={[
+            { key: "used", label: "Re-markets used", color: "#1f57c0" },
+            { key: "rewrites", label: "Rewrites bound", color: "#16a34a" },
+          ]}
+          values={{ used: quota.map((m) => m.used), rewrites: quota.map((m) => m.rewrites) }}
+        />
+        <table className={`${tableClass} mt-3`} data-testid="quota-return">
+          <thead className={theadClass}>
+            <tr>
+              <th className="py-2">Month</th>
+              <th className="text-right">Re-markets used</th>
+              <th className="text-right">Rewrites bound</th>
+              <th className="text-right">Premium saved</th>
+            </tr>
+          </thead>
+          <tbody>
+            {quota.map((m) => (
+              <tr key={m.month} className={rowClass}>
+                <td className="py-1.5">{format(parseISO(`${m.month}-01`), "MMMM")}</td>
+                <td className="text-right">{formatNumber(m.used)}</td>
+                <td className="text-right">{formatNumber(m.rewrites)}</td>
+                <td className="text-right">{formatMoney(m.saved)}</td>
+              </tr>
+            ))}
+            <tr className="font-semibold">
+              <td className="py-1.5">Total</td>
+              <td className="text-right" data-testid="quota-return-used">
+                {formatNumber(totals.used)}
+              </td>
+              <td className="text-right">{formatNumber(totals.rewrites)}</td>
+              <td className="text-right">{formatMoney(totals.saved)}</td>
+            </tr>
+          </tbody>
+        </table>
+      </Card>
+
+      <Card title="Bulk actions">
+        <table className={tableClass} data-testid="bulk-log">
+          <thead className={theadClass}>
+            <tr>
+              <th className="py-2 pr-3">When</th>
+              <th className="pr-3">Who</th>
+              <th className="pr-3">Action</th>
+              <th className="pr-3 text-right">Requested</th>
+              <th className="pr-3 text-right">Done</th>
+              <th className="pr-3">Failed and why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {log.rows.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="py-4 text-center text-slate-500">
+                  No bulk actions yet.
+                </td>
+              </tr>
+            ) : null}
+            {log.rows.map((b) => (
+              <tr key={b.id} className={rowClass}>
+                <td className="whitespace-nowrap py-2 pr-3">{format(new Date(b.createdAt), "dd MMM yyyy | HH:mm")}</td>
+                <td className="pr-3">{b.userName ?? "—"}</td>
+                <td className="pr-3">
+                  {b.action === "remarket" ? "Re-market" : b.action === "dismiss" ? "Dismiss" : "Snooze"}
+                  {b.details ? <div className="text-xs text-slate-500">{b.details}</div> : null}
+                </td>
+                <td className="pr-3 text-right">{formatNumber(b.requested)}</td>
+                <td className="pr-3 text-right">{formatNumber(b.succeeded)}</td>
+                <td className="pr-3 text-xs">
+                  {b.failures.length === 0
+                    ? "None"
+                    : b.failures.map((f) => (
+                        <div key={f.id}>
+                          {f.label}: {f.reason}
+                        </div>
+                      ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <Pagination page={page} pageCount={pageCount} />
+      </Card>
+    </div>
+  );
+}
+
+function Retention({ title, rows, testId }: { title: string; rows: RetentionRow[]; testId: string }) {
+  return (
+    <div>
+      <h3 className="mb-2 font-medium">{title}</h3>
+      {rows.length === 0 ? (
+        <p className="text-sm text-slate-500">No closed re-markets in this period.</p>
+      ) : (
+        <BarChart
+          title={`Retention ${title.toLowerCase()}`}
+          description="Kept versus lost re-markets per group; the table has counts and premium."
+          categories={rows.map((r) => r.key)}
+          series={[
+            { key: "renewed", label: "Renewed (incumbent)", color: "#1f57c0" },
+            { key: "rewritten", label: "Rewritten", color: "#16a34a" },
+            { key: "lost", label: "Lost", color: "#dc2626" },
+          ]}
+          values={{ renewed: rows.map((r) => r.renewed), rewritten: rows.map((r) => r.rewritten), lost: rows.map((r) => r.lost) }}
+          stacked
+          height={180}
+        />
+      )}
+      <table className={`${tableClass} mt-2`} data-testid={testId}>
+        <thead className={theadClass}>
+          <tr>
+            <th className="py-1">Group</th>
+            <th className="text-right">Renewed</th>
+            <th className="text-right">Rewritten</th>
+            <th className="text-right">Lost</th>
+            <th className="text-right">Kept premium</th>
+            <th className="text-right">Lost premium</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.key} className={rowClass}>
+              <td className="py-1">{r.key}</td>
+              <td className="text-right">{formatNumber(r.renewed)}</td>
+              <td className="text-right">{formatNumber(r.rewritten)}</td>
+              <td className="text-right">{formatNumber(r.lost)}</td>
+              <td className="text-right">{formatMoney(r.retainedPremium)}</td>
+              <td className="text-right">{formatMoney(r.lostPremium)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";

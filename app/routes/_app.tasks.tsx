@@ -1,0 +1,146 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { format, parseISO } from "date-fns";
+import { z } from "zod";
+import { PostForm } from "~/components/forms";
+import { Pagination } from "~/components/pagination";
+import { rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { AlertPill } from "~/components/ui/alert-pill";
+import { Button } from "~/components/ui/button";
+import { isServiceError } from "~/services/errors.server";
+import { TASKS_PAGE_SIZE, listTasks, setTaskStatus } from "~/services/tasks.server";
+import { requireTenantContext } from "~/utils/auth.server";
+import { applyFormOnce } from "~/utils/forms.server";
+import { pageCountFor, readPage } from "~/utils/pagination";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Tasks | Remarket" }];
+
+const StatusSchema = z.enum(["open", "done", "all"]).catch("open");
+const TaskActionSchema = z.object({ intent: z.enum(["done", "reopen"]), taskId: z.string().uuid() });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  const url = new URL(request.url);
+  const status = StatusSchema.parse(url.searchParams.get("status") ?? undefined);
+  const page = readPage(url);
+  const list = await listTasks(ctx, { status, page });
+  return { ...list, status, page, pageCount: pageCountFor(list.total, TASKS_PAGE_SIZE) };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request);
+  const formData = await request.formData();
+  const parsed = TaskActionSchema.safeParse(Object.fromEntries(formData));
+  if (!parsed.success) throw new Response("Task not found", { status: 404 });
+  const url = new URL(request.url);
+  try {
+    return await applyFormOnce(request, formData, async () => {
+      await setTaskStatus(ctx, parsed.data.taskId, parsed.data.intent === "done" ? "done" : "open");
+      return redirectWithToast(`${url.pathname}${url.search}`, { type: "success", message: parsed.data.intent === "done" ? "Task marked done." : "Task reopened." });
+    });
+  } catch (error) {
+    if (isServiceError(error)) throw new Response(error.message, { status: error.status });
+    throw error;
+  }
+}
+
+const WRITEBACK: Record<string, string> = { none: "Export as CSV", queued: "Sending to AMS", done: "In AMS", skipped: "Export as CSV" };
+
+export default function TasksPage() {
+  const { rows, status, page, pageCount } = useLoaderData<typeof loader>();
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">Tasks</h1>
+          <p className="text-sm text-slate-600 dark:text-slate-300">Follow-ups created when a policy is re-marketed, per your task-creation settings.</p>
+        </div>
+        <a href="/tasks/export.csv" className="rounded-md px-3.5 py-2 text-sm font-semibold ring-1 ring-inset ring-slate-300 hover:bg-slate-50 dark:ring-slate-600" download>
+          Download open tasks (CSV)
+        </a>
+      </div>
+      <nav className="flex gap-3 text-sm" aria-label="Task status">
+        {(["open", "done", "all"] as const).map((s) => (
+          <Link key={s} to={`/tasks?status=${s}`} aria-current={s === status ? "page" : undefined} className={s === status ? "font-semibold" : "text-brand-600"}>
+            {s === "open" ? "Open" : s === "done" ? "Done" : "All"}
+          </Link>
+        ))}
+      </nav>
+      <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+        <table className={tableClass} data-testid="tasks">
+          <thead className={theadClass}>
+            <tr>
+              <th className="px-3 py-2">Task</th>
+              <th className="pr-3">Assignee</th>
+              <th className="pr-3">Activity / work group</th>
+              <th className="pr-3">Due</th>
+              <th className="pr-3">Status</th>
+              <th className="pr-3">AMS</th>
+              <th className="pr-3">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={7} className="px-3 py-6 text-center text-slate-500">
+                  No tasks here yet. Re-marketing a policy creates one.
+                </td>
+              </tr>
+            ) : null}
+            {rows.map((t) => (
+              <tr key={t.id} className={rowClass}>
+                <td className="px-3 py-2">
+                  {t.title}
+                  {t.customerId ? (
+                    <div className="text-xs">
+                      <Link to={`/customers/${t.customerId}`} className="text-brand-600 hover:underline">
+                        {t.customerName}
+                      </Link>
+                      {t.remarketId ? (
+                        <>
+                          {" · "}
+                          <Link to={`/quotes/${t.remarketId}`} className="text-brand-600 hover:underline">
+                            Quotes
+                          </Link>
+                        </>
+                      ) : null}
+                    </div>
+                  ) : null}
+                </td>
+                <td className="pr-3">{t.assignee ?? <span className="text-slate-500">Unassigned</span>}</td>
+                <td className="pr-3 text-xs">
+                  {t.activityCode ?? "—"} / {t.workGroup ?? "—"}
+                </td>
+                <td className="whitespace-nowrap pr-3">{format(parseISO(t.dueDate), "d MMM yyyy")}</td>
+                <td className="pr-3">
+                  <AlertPill tone={t.status === "done" ? "success" : "warning"}>{t.status === "done" ? "Done" : "Open"}</AlertPill>
+                </td>
+                <td className="pr-3 text-xs">{WRITEBACK[t.writeback]}</td>
+                <td className="pr-3">
+                  <PostForm>
+                    <input type="hidden" name="taskId" value={t.id} />
+                    {t.status === "open" ? (
+                      <Button type="submit" name="intent" value="done" variant="secondary" aria-label={`Mark done: ${t.title}`}>
+                        Mark done
+                      </Button>
+                    ) : (
+                      <Button type="submit" name="intent" value="reopen" variant="ghost" aria-label={`Reopen: ${t.title}`}>
+                        Reopen
+                      </Button>
+                    )}
+                  </PostForm>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pagination page={page} pageCount={pageCount} />
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";

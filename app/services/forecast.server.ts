@@ -1,0 +1,339 @@
+import { queryRows } from "~/db/rows.server";
+import { addDays, differenceInCalendarDays, format, parseISO } from "date-fns";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "~/db/client.server";
+import { forecastRuns, LINES_OF_BUSINESS, tenants, type WorklistFilterOptions } from "~/db/schema";
+import { clock } from "./context.server";
+import { enqueueJob, type JobHandler } from "./jobs.server";
+import { ALL_LINES, getForecastPreference, type ForecastPreference } from "./forecast-preferences.server";
+import {
+  FREQUENCY_CAP_DAYS,
+  applyCustomerCap,
+  evaluateRenewal,
+  predictRate,
+  rateKey,
+  windowEnd,
+  type Evaluation,
+  type ExistingFlag,
+  type RenewalInput,
+} from "./forecast-rules.server";
+
+/** What the forecast computation needs: a database (or transaction), the tenant and the clock. */
+export type ForecastCtx = { db: DbOrTx; tenantId: string; now?: () => Date };
+
+const BATCH = 5_000;
+/** Only renewals of the last year count as "recent" for predictions. */
+const HISTORY_DAYS = 365;
+
+/** The tenant's calendar date (yyyy-mm-dd) in its own time zone. */
+export async function tenantToday(ctx: ForecastCtx) {
+  const [row] = await ctx.db.select({ timeZone: tenants.timeZone }).from(tenants).where(eq(tenants.id, ctx.tenantId));
+  return calendarDate(clock(ctx), row?.timeZone ?? "America/New_York");
+}
+
+export function calendarDate(at: Date, timeZone: string) {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+}
+
+/** Forecast preferences per line of business (each falling back to 'all', then the defaults). */
+export async function resolvePreferences(ctx: ForecastCtx) {
+  const scoped = { db: ctx.db as Db, tenantId: ctx.tenantId };
+  const all = await getForecastPreference(scoped, ALL_LINES);
+  const perLine = new Map<string, ForecastPreference>();
+  for (const line of LINES_OF_BUSINESS) perLine.set(line, await getForecastPreference(scoped, line));
+  const longest = [...perLine.values(), all].some((p) => p.window === "yr") ? "yr" : "6m";
+  return { all, forLine: (line: string) => perLine.get(line) ?? all, longestWindow: longest as ForecastPreference["window"] };
+}
+
+/**
+ * Rate change of the tenant's recent renewals (terms that started in the last year with a known
+ * prior premium), as medians per carrier × line × state, carrier × line, line and tenant: one
+ * query with grouping sets. Ratios outside 0.5–2 are data errors, not renewals, and are ignored.
+ */
+export async function loadRateStats(ctx: ForecastCtx, today: string) {
+  const result = await queryRows<{
+    g_carrier: number;
+    g_state: number;
+    g_line: number;
+    carrier: string | null;
+    line: string | null;
+    state: string | null;
+    sample: number | string;
+    rate: number | string;
+  }>(ctx.db, sql`
+    select grouping(lower(carrier_name)) as g_carrier, grouping(line_of_business) as g_line, grouping(risk_state) as g_state,
+      lower(carrier_name) as carrier, line_of_business as line, risk_state as state,
+      count(*) as sample, percentile_cont(0.5) within group (order by premium / prior_premium - 1) as rate
+    from policies
+    where tenant_id = ${ctx.tenantId}
+      and status <> 'quoted'
+      and effective_date <= ${today}::date and effective_date > ${today}::date - ${HISTORY_DAYS}::int
+      and prior_premium > 0 and premium > 0 and premium / prior_premium between 0.5 and 2
+    group by grouping sets ((lower(carrier_name), line_of_business, risk_state), (lower(carrier_name), line_of_business), (line_of_business), ())
+  `);
+  const stats = new Map<string, { rate: number; sample: number }>();
+  for (const r of result) {
+    const value = { rate: Number(r.rate), sample: Number(r.sample) };
+    if (Number(r.g_line) === 1) stats.set(rateKey(), value);
+    else if (Number(r.g_carrier) === 1) stats.set(rateKey(null, r.line), value);
+    else if (Number(r.g_state) === 1) stats.set(rateKey(r.carrier, r.line), value);
+    else stats.set(rateKey(r.carrier, r.line, r.state), value);
+  }
+  return stats;
+}
+
+type CandidateRow = RenewalInput;
+
+/**
+ * Recompute the tenant's forecast and worklist: every active renewal in the window gets a
+ * forecast row (offer or prediction, change, exclusion); the ones that pass every rule get a
+ * flag with the reason. A flag someone acted on (re-marketed, dismissed, snoozed) keeps its
+ * status; open flags that no longer qualify leave the worklist.
+ */
+export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?: (progress: { evaluated: number }) => void } = {}) {
+  const started = Date.now();
+  const now = clock(ctx);
+  return ctx.db.transaction(async (tx) => {
+    // One computation per tenant at a time (the job, a button and an import can race).
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`forecast:${ctx.tenantId}`}))`);
+    const tctx: ForecastCtx = { db: tx, tenantId: ctx.tenantId, now: () => now };
+    const today = await tenantToday(tctx);
+    const prefs = await resolvePreferences(tctx);
+    const stats = await loadRateStats(tctx, today);
+    // Twelve months are always evaluated: the what-if may widen a six-month window.
+    const until = windowEnd(today, "yr");
+
+    await tx.execute(sql`
+      update renewal_flags set status = 'open', snoozed_until = null, status_changed_at = ${now.toISOString()}::timestamptz
+      where tenant_id = ${ctx.tenantId} and status = 'snoozed' and snoozed_until <= ${today}::date`);
+    await tx.execute(sql`delete from renewal_forecasts where tenant_id = ${ctx.tenantId}`);
+
+    const phases = { prepare: Date.now() - started, read: 0, evaluate: 0, write: 0, cap: 0, flags: 0 };
+    const lap = (key: keyof typeof phases, since: number) => {
+      phases[key] += Date.now() - since;
+      return Date.now();
+    };
+    const candidates: Pick<Evaluation, "policyId" | "customerId" | "expirationDate">[] = [];
+    let evaluated = 0;
+    // Read in ranges of expiration dates sized to ~BATCH renewals each: every range is one
+    // index range scan on (tenant_id, expiration_date), whatever the size of the book.
+    for (const [from, to] of await expirationRanges(tx, ctx.tenantId, today, until)) {
+      let t = Date.now();
+      const rows: CandidateRow[] = await readRenewals(tx, ctx.tenantId, from, to);
+      t = lap("read", t);
+      if (rows.length === 0) continue;
+      const evaluations = rows.map((row) => evaluateRenewal(row, prefs.forLine(row.lineOfBusiness), predictRate(stats, row), today));
+      t = lap("evaluate", t);
+      for (let i = 0; i < evaluations.length; i += BATCH) await insertForecasts(tx, ctx.tenantId, evaluations.slice(i, i + BATCH));
+      lap("write", t);
+      for (const e of evaluations) if (e.exclusion === null) candidates.push(e);
+      evaluated += rows.length;
+      options.onProgress?.({ evaluated });
+    }
+
+    let t = Date.now();
+    // Rows written in this transaction have no statistics yet; without them the planner treats
+    // a million-row table as empty for the statements below.
+    if (evaluated > 50_000) await tx.execute(sql`analyze renewal_forecasts`);
+    const decided = applyCustomerCap(candidates, {
+      recentlyRemarketed: await recentlyRemarketedCustomers(tx, ctx.tenantId, now),
+      flags: await existingFlags(tx, ctx.tenantId),
+    });
+    const byExclusion = new Map<string, string[]>();
+    for (const [policyId, exclusion] of decided) {
+      const key = exclusion ?? "";
+      byExclusion.set(key, [...(byExclusion.get(key) ?? []), policyId]);
+    }
+    for (const [key, ids] of byExclusion) {
+      for (let i = 0; i < ids.length; i += 20_000) {
+        await tx.execute(sql`
+          update renewal_forecasts set flagged = ${key === ""}, exclusion = ${key === "" ? null : key}
+          where tenant_id = ${ctx.tenantId} and policy_id = any(${sql.param(ids.slice(i, i + 20_000))}::uuid[])`);
+      }
+    }
+    const flagged = byExclusion.get("")?.length ?? 0;
+    t = lap("cap", t);
+    options.onProgress?.({ evaluated });
+    await upsertFlags(tx, ctx.tenantId, now, byExclusion.get("") ?? []);
+    const filterOptions = await readFilterOptions(tx, ctx.tenantId);
+    lap("flags", t);
+    const run = { computedAt: now, evaluated, flagged, durationMs: Date.now() - started, filterOptions, phases };
+    await tx
+      .insert(forecastRuns)
+      .values({ tenantId: ctx.tenantId, ...run })
+      .onConflictDoUpdate({ target: forecastRuns.tenantId, set: run });
+    return run;
+  });
+}
+
+/** Half-open date ranges [from, to) covering [today, until], each holding about BATCH renewals. */
+async function expirationRanges(tx: DbOrTx, tenantId: string, today: string, until: string): Promise<[string, string][]> {
+  const [{ n }] = await queryRows<{ n: number | string }>(tx, sql`
+    select count(*) as n from policies
+    where tenant_id = ${tenantId} and status = 'active' and expiration_date >= ${today}::date and expiration_date <= ${until}::date`);
+  const end = format(addDays(parseISO(until), 1), "yyyy-MM-dd");
+  const total = Number(n);
+  if (total <= BATCH) return [[today, end]];
+  const days = Math.max(1, differenceInCalendarDays(parseISO(end), parseISO(today)));
+  const step = Math.max(1, Math.floor((days * BATCH) / total));
+  const ranges: [string, string][] = [];
+  for (let d = parseISO(today); format(d, "yyyy-MM-dd") < end; d = addDays(d, step)) {
+    const next = format(addDays(d, step), "yyyy-MM-dd");
+    ranges.push([format(d, "yyyy-MM-dd"), next < end ? next : end]);
+  }
+  return ranges;
+}
+
+async function readRenewals(tx: DbOrTx, tenantId: string, from: string, to: string) {
+  const result = await queryRows<Record<string, unknown>>(tx, sql`
+    select p.id, p.customer_id, p.status, p.line_of_business, p.carrier_name, p.risk_state, p.inception_date::text,
+      p.effective_date::text, p.expiration_date::text, p.premium, p.prior_premium, p.renewal_premium
+    from policies p
+    where p.tenant_id = ${tenantId} and p.status = 'active'
+      and p.expiration_date >= ${from}::date and p.expiration_date < ${to}::date`);
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return result.map(
+    (r): CandidateRow => ({
+      policyId: String(r.id),
+      customerId: String(r.customer_id),
+      status: String(r.status),
+      lineOfBusiness: String(r.line_of_business),
+      carrierName: String(r.carrier_name),
+      riskState: (r.risk_state as string | null) ?? null,
+      inceptionDate: (r.inception_date as string | null) ?? null,
+      effectiveDate: String(r.effective_date),
+      expirationDate: String(r.expiration_date),
+      premium: num(r.premium),
+      priorPremium: num(r.prior_premium),
+      renewalPremium: num(r.renewal_premium),
+    }),
+  );
+}
+
+// Column arrays through unnest(): one statement per batch, whatever the driver.
+async function insertForecasts(tx: DbOrTx, tenantId: string, rows: Evaluation[]) {
+  if (rows.length === 0) return;
+  const col = <T>(pick: (e: Evaluation) => T) => sql.param(rows.map(pick));
+  await tx.execute(sql`
+    insert into renewal_forecasts (tenant_id, policy_id, customer_id, expiration_date, prior_premium, current_premium,
+      renewal_premium, predicted, prediction_level, prediction_sample, prediction_rate, change_pct, change_amount,
+      in_window, flagged, exclusion, eligible, why)
+    select ${tenantId}::uuid, * from unnest(
+      ${col((e) => e.policyId)}::uuid[], ${col((e) => e.customerId)}::uuid[], ${col((e) => e.expirationDate)}::date[],
+      ${col((e) => e.priorPremium)}::numeric[], ${col((e) => e.currentPremium)}::numeric[],
+      ${col((e) => e.renewalPremium)}::numeric[], ${col((e) => e.predicted)}::boolean[],
+      ${col((e) => e.prediction?.level ?? null)}::text[], ${col((e) => e.prediction?.sample ?? null)}::int[],
+      ${col((e) => (e.prediction ? Number(e.prediction.rate.toFixed(6)) : null))}::numeric[],
+      ${col((e) => e.changePct)}::numeric[], ${col((e) => e.changeAmount)}::numeric[],
+      ${col((e) => e.inWindow)}::boolean[], ${col(() => false)}::boolean[],
+      ${col((e) => e.exclusion)}::text[], ${col((e) => e.eligible)}::boolean[],
+      ${col((e) => (e.why ? JSON.stringify(e.why) : null))}::jsonb[]
+    )`);
+}
+
+async function recentlyRemarketedCustomers(tx: DbOrTx, tenantId: string, now: Date) {
+  const since = new Date(now.getTime() - FREQUENCY_CAP_DAYS * 86_400_000);
+  const result = await queryRows<{ customer_id: string }>(tx, sql`
+    select distinct customer_id from remarkets where tenant_id = ${tenantId} and remarketed_at > ${since.toISOString()}::timestamptz`);
+  return new Set(result.map((r) => String(r.customer_id)));
+}
+
+async function existingFlags(tx: DbOrTx, tenantId: string) {
+  const result = await queryRows<{ policy_id: string; customer_id: string; status: ExistingFlag["status"] }>(tx, sql`
+    select policy_id, customer_id, status from renewal_flags where tenant_id = ${tenantId}`);
+  return new Map(result.map((r) => [String(r.policy_id), { customerId: String(r.customer_id), status: r.status }]));
+}
+
+// Set-based: flagged forecast rows become (or refresh) worklist rows in one statement.
+async function upsertFlags(tx: DbOrTx, tenantId: string, now: Date, flaggedIds: string[]) {
+  const at = now.toISOString();
+  await tx.execute(sql`
+    insert into renewal_flags (tenant_id, policy_id, customer_id, customer_name, policy_number, line_of_business,
+      carrier_name, risk_state, producer, expiration_date, prior_premium, current_premium, renewal_premium, predicted,
+      change_pct, change_amount, status, rule_version, why, flagged_at, evaluated_at)
+    select f.tenant_id, f.policy_id, f.customer_id, c.name, p.policy_number, p.line_of_business, p.carrier_name,
+      p.risk_state, p.producer, f.expiration_date, f.prior_premium, f.current_premium, f.renewal_premium, f.predicted,
+      f.change_pct, f.change_amount, 'open', f.why->>'ruleVersion', f.why, ${at}::timestamptz, ${at}::timestamptz
+    from renewal_forecasts f
+      join policies p on p.id = f.policy_id
+      join customers c on c.id = f.customer_id
+    where f.tenant_id = ${tenantId} and f.flagged
+    on conflict (tenant_id, policy_id) do update set
+      customer_name = excluded.customer_name, policy_number = excluded.policy_number,
+      line_of_business = excluded.line_of_business, carrier_name = excluded.carrier_name,
+      risk_state = excluded.risk_state, producer = excluded.producer, expiration_date = excluded.expiration_date,
+      prior_premium = excluded.prior_premium, current_premium = excluded.current_premium,
+      renewal_premium = excluded.renewal_premium, predicted = excluded.predicted, change_pct = excluded.change_pct,
+      change_amount = excluded.change_amount, rule_version = excluded.rule_version, why = excluded.why,
+      evaluated_at = excluded.evaluated_at
+    where renewal_flags.status in ('open', 'snoozed')`);
+  // Open flags this computation did not raise leave the worklist (= ANY over a large array is hashed).
+  await tx.execute(sql`
+    delete from renewal_flags where tenant_id = ${tenantId} and status = 'open' and not (policy_id = any(${sql.param(flaggedIds)}::uuid[]))`);
+}
+
+async function readFilterOptions(tx: DbOrTx, tenantId: string): Promise<WorklistFilterOptions> {
+  const distinct = async (column: string) => {
+    const result = await queryRows<{ v: string }>(tx, 
+      sql`select distinct ${sql.raw(column)} as v from renewal_flags where tenant_id = ${tenantId} and ${sql.raw(column)} is not null order by 1`,
+    );
+    return result.map((r) => String(r.v));
+  };
+  return {
+    carriers: await distinct("carrier_name"),
+    lines: await distinct("line_of_business"),
+    producers: await distinct("producer"),
+    states: await distinct("risk_state"),
+  };
+}
+
+/** The last computation (null: never computed). */
+export async function getForecastRun(ctx: ForecastCtx) {
+  const [run] = await ctx.db.select().from(forecastRuns).where(and(eq(forecastRuns.tenantId, ctx.tenantId)));
+  return run ?? null;
+}
+
+export const FORECAST_RECOMPUTE_JOB = "forecast.recompute";
+/** Above this many renewals the computation runs as a job instead of inside the request. */
+const INLINE_LIMIT = 20_000;
+
+/** Recompute now for small books, or queue the job for large ones; returns whether it ran inline. */
+export async function refreshForecast(ctx: { db: Db; tenantId: string; now?: () => Date }) {
+  const run = await getForecastRun(ctx);
+  const size = run ? run.evaluated : Number((await queryRows<{ n: string | number }>(ctx.db, sql`select count(*) as n from policies where tenant_id = ${ctx.tenantId} and status = 'active'`))[0].n);
+  if (size < INLINE_LIMIT) {
+    await recomputeForecast(ctx);
+    return { inline: true };
+  }
+  await enqueueForecastRecompute(ctx.db, ctx.tenantId);
+  return { inline: false };
+}
+
+/** Queue a recomputation (the import calls this after an ETL run; duplicates collapse while queued). */
+export async function enqueueForecastRecompute(db: DbOrTx, tenantId: string) {
+  return enqueueJob(db, { type: FORECAST_RECOMPUTE_JOB, tenantId, dedupeKey: `${FORECAST_RECOMPUTE_JOB}:${tenantId}:${Date.now() - (Date.now() % 60_000)}` });
+}
+
+/** The `forecast.recompute` job for one tenant. */
+export const handleForecastRecompute: JobHandler = async (job, { db, progress }) => {
+  if (!job.tenantId) return;
+  // A large book takes longer than the job lease: report progress (which renews the lease) now
+  // and then. Not awaited: on the embedded database it queues behind the open transaction.
+  let last = Date.now();
+  await recomputeForecast(
+    { db, tenantId: job.tenantId },
+    {
+      onProgress: (p) => {
+        if (Date.now() - last < 10_000) return;
+        last = Date.now();
+        progress(p).catch(() => {});
+      },
+    },
+  );
+};
+
+/** Daily: every tenant with a book gets a fresh forecast (days to expiry move, snoozes wake up). */
+export const handleForecastRecomputeAll: JobHandler = async (_job, { db }) => {
+  const rows = await queryRows<{ tenant_id: string }>(db, sql`select t.id as tenant_id from tenants t where exists (select 1 from policies p where p.tenant_id = t.id)`);
+  for (const r of rows) await enqueueForecastRecompute(db, String(r.tenant_id));
+};

@@ -1,0 +1,146 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { BulkFailure } from "~/db/schema";
+import { customers, policies, remarkets, renewalFlags, renewalForecasts, users } from "~/db/schema";
+import { recordAudit } from "./audit.server";
+import { clock, type TenantContext } from "./context.server";
+import { NotFoundError, ServiceError, isServiceError } from "./errors.server";
+import { requireUuid } from "./ids.server";
+import { tenantToday } from "./forecast.server";
+import { consumeRemarketQuota, getRemarketAllowance } from "./quota.server";
+import { createRemarketTask } from "./tasks.server";
+import { flagLabel, logBulkAction, requireFlags } from "./worklist.server";
+
+export const ALREADY_REMARKETED = "This policy has already been re-marketed.";
+
+/**
+ * Re-market one policy term (seed policies/remarket), all in one transaction: refuse when the
+ * tenant is unpaid or the year's quota is used up; otherwise record the re-market, use one unit
+ * of quota, create the task (and its write-back job) and write the audit event.
+ *
+ * Never twice: the unique (tenant, policy) index makes a resubmitted form or a second person
+ * fail before any quota is used; the guarded quota update stops concurrent re-markets at the quota.
+ */
+export async function remarketPolicy(ctx: TenantContext, policyId: string) {
+  requireUuid(policyId, "Policy not found");
+  const now = clock(ctx);
+  const [policy] = await ctx.db
+    .select({
+      id: policies.id,
+      customerId: policies.customerId,
+      policyNumber: policies.policyNumber,
+      lineOfBusiness: policies.lineOfBusiness,
+      carrierName: policies.carrierName,
+      expirationDate: policies.expirationDate,
+      connectionId: policies.connectionId,
+      producer: policies.producer,
+      csr: policies.csr,
+      premium: policies.premium,
+      renewalPremium: policies.renewalPremium,
+    })
+    .from(policies)
+    .where(and(eq(policies.tenantId, ctx.tenantId), eq(policies.id, policyId)));
+  if (!policy) throw new NotFoundError("Policy not found");
+
+  const allowance = await getRemarketAllowance(ctx.db, ctx.tenantId, now);
+  if (!allowance.allowed) throw new ServiceError(allowance.reason, 409);
+  const today = await tenantToday(ctx);
+
+  return ctx.db.transaction(async (tx) => {
+    const [customer] = await tx
+      .select({ id: customers.id, name: customers.name, producer: customers.producer, csr: customers.csr })
+      .from(customers)
+      .where(and(eq(customers.tenantId, ctx.tenantId), eq(customers.id, policy.customerId)));
+    const [flag] = await tx
+      .select({ id: renewalFlags.id, renewalPremium: renewalFlags.renewalPremium })
+      .from(renewalFlags)
+      .where(and(eq(renewalFlags.tenantId, ctx.tenantId), eq(renewalFlags.policyId, policy.id)));
+    const [forecast] = flag
+      ? []
+      : await tx
+          .select({ renewalPremium: renewalForecasts.renewalPremium })
+          .from(renewalForecasts)
+          .where(and(eq(renewalForecasts.tenantId, ctx.tenantId), eq(renewalForecasts.policyId, policy.id)));
+
+    const [remarket] = await tx
+      .insert(remarkets)
+      .values({
+        tenantId: ctx.tenantId,
+        policyId: policy.id,
+        customerId: policy.customerId,
+        flagId: flag?.id ?? null,
+        userId: ctx.userId,
+        quotaYear: allowance.quotaYear,
+        remarketedAt: now,
+        baselinePremium: flag?.renewalPremium ?? policy.renewalPremium ?? forecast?.renewalPremium ?? policy.premium ?? null,
+        incumbentCarrierName: policy.carrierName,
+      })
+      .onConflictDoNothing()
+      .returning({ id: remarkets.id });
+    if (!remarket) throw new ServiceError(ALREADY_REMARKETED, 409);
+
+    const usage = await consumeRemarketQuota(tx, ctx.tenantId, now);
+    if (!usage.ok) throw new ServiceError(usage.reason, 409);
+    if (usage.quotaYear !== allowance.quotaYear) {
+      await tx.update(remarkets).set({ quotaYear: usage.quotaYear }).where(eq(remarkets.id, remarket.id));
+    }
+
+    if (flag) {
+      await tx
+        .update(renewalFlags)
+        .set({ status: "remarketed", statusChangedAt: now, statusChangedBy: ctx.userId, snoozedUntil: null })
+        .where(and(eq(renewalFlags.tenantId, ctx.tenantId), eq(renewalFlags.id, flag.id)));
+    }
+    const taskId = await createRemarketTask(tx, ctx, { remarketId: remarket.id, policy, customer, today });
+    await recordAudit(
+      tx,
+      {
+        tenantId: ctx.tenantId,
+        actorUserId: ctx.userId,
+        action: "policy.remarketed",
+        subjectType: "policy",
+        subjectId: policy.id,
+        details: { remarketId: remarket.id, policyNumber: policy.policyNumber, quotaYear: usage.quotaYear, used: usage.used, quota: usage.quota, taskId },
+      },
+      now,
+    );
+    return { remarketId: remarket.id, taskId, used: usage.used, quota: usage.quota, quotaYear: usage.quotaYear, policyNumber: policy.policyNumber };
+  });
+}
+
+/** Re-market the policies of worklist rows; each succeeds or fails on its own, and the bulk log records both. */
+export async function remarketFlags(ctx: TenantContext, flagIds: string[], bulk: boolean) {
+  const flags = await requireFlags(ctx.db, ctx.tenantId, flagIds);
+  const failures: BulkFailure[] = [];
+  const done: Awaited<ReturnType<typeof remarketPolicy>>[] = [];
+  for (const flag of flags) {
+    try {
+      done.push(await remarketPolicy(ctx, flag.policyId));
+    } catch (error) {
+      if (!isServiceError(error)) throw error;
+      failures.push({ id: flag.id, label: flagLabel(flag), reason: error.message });
+    }
+  }
+  if (bulk) await logBulkAction(ctx, { action: "remarket", requested: flags.length, succeeded: done.length, failures });
+  return { done, failures };
+}
+
+/** Re-markets of a customer, newest first (customer detail, "recently marketed"). */
+export async function remarketsForCustomer(ctx: Pick<TenantContext, "db" | "tenantId">, customerId: string) {
+  return ctx.db
+    .select({
+      id: remarkets.id,
+      policyId: remarkets.policyId,
+      policyNumber: policies.policyNumber,
+      remarketedAt: remarkets.remarketedAt,
+      quotaYear: remarkets.quotaYear,
+      status: remarkets.status,
+      outcome: remarkets.outcome,
+      premiumSaved: remarkets.premiumSaved,
+      byName: users.name,
+    })
+    .from(remarkets)
+    .innerJoin(policies, eq(policies.id, remarkets.policyId))
+    .leftJoin(users, eq(users.id, remarkets.userId))
+    .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.customerId, customerId)))
+    .orderBy(desc(remarkets.remarketedAt));
+}

@@ -1,0 +1,102 @@
+import type { FlagWhy } from "~/db/schema/renewals";
+// Same output as formatNumber / formatMoney (utils/format.ts), with the Intl formatters cached:
+// toLocaleString builds a new formatter per call (~30 µs), and a worklist page makes hundreds.
+const formatters = new Map<number, Intl.NumberFormat>();
+function numberFormat(decimals: number) {
+  let f = formatters.get(decimals);
+  if (!f) {
+    f = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    formatters.set(decimals, f);
+  }
+  return f;
+}
+
+/** formatNumber with a cached formatter: '' for missing or non-numeric input. */
+export function formatNumber(value: unknown, decimals = 0): string {
+  if (value === null || value === undefined || value === "" || typeof value === "boolean") return "";
+  const num = typeof value === "number" ? value : Number(String(value).trim());
+  if (!Number.isFinite(num)) return "";
+  return numberFormat(decimals).format(num);
+}
+
+/** formatMoney with a cached formatter. */
+export function formatMoney(value: unknown, decimals = 0): string {
+  const text = formatNumber(value, decimals);
+  if (text === "") return "";
+  return text.startsWith("-") ? `-$${text.slice(1)}` : `$${text}`;
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** yyyy-mm-dd → "d MMM yyyy" without parsing into a Date. */
+export function shortDate(iso: string) {
+  return `${Number(iso.slice(8, 10))} ${MONTHS[Number(iso.slice(5, 7)) - 1]} ${iso.slice(0, 4)}`;
+}
+
+// Labels and sentences shared by the server and the pages (no server-only imports here).
+
+export const PREDICTION_LEVEL_LABELS: Record<string, string> = {
+  carrier_line_state: "same carrier, line and state",
+  carrier_line: "same carrier and line",
+  line: "same line of business",
+  tenant: "all of the agency's renewals",
+};
+
+export const EXCLUSION_LABELS: Record<string, string> = {
+  not_active: "Not an active policy",
+  outside_window: "Expires outside the forecast window",
+  no_premium: "$0 or blank premium",
+  first_term: "First term",
+  no_prediction: "No renewal offer yet and too few past renewals to predict one",
+  below_threshold: "Change below the thresholds",
+  not_yet: "Not yet inside the act-before-expiry days",
+  recently_remarketed: "Customer re-marketed in the last 30 days",
+  customer_in_worklist: "Customer already has a renewal in the worklist",
+  already_handled: "Already re-marketed or dismissed",
+};
+
+export const OUTCOME_LABELS: Record<string, string> = {
+  rewritten: "Rewritten with another carrier",
+  renewed: "Renewed with the incumbent",
+  lost: "Lost",
+};
+
+/** "Predicted: +8.5% from 12 renewals (same carrier and line)". */
+export function describePrediction(p: { predictionLevel: string | null; predictionSample: number | null; predictionRate?: number | null }) {
+  const rate = p.predictionRate !== null && p.predictionRate !== undefined ? `${p.predictionRate >= 0 ? "+" : "−"}${formatNumber(Math.abs(p.predictionRate * 100), 1)}% ` : "";
+  const level = p.predictionLevel ? PREDICTION_LEVEL_LABELS[p.predictionLevel] ?? p.predictionLevel : "past renewals";
+  return `Predicted: ${rate}from ${formatNumber(p.predictionSample ?? 0)} renewals (${level})`;
+}
+
+/** Why a renewal was flagged: a headline (the thresholds crossed) and the values compared. */
+export function whyParts(why: FlagWhy) {
+  const c = why.compared;
+  const reasons: string[] = [];
+  if (why.triggered.includes("pct")) reasons.push(`+${formatNumber(c.changePct, 1)}% ≥ ${formatNumber(why.thresholdPct, 1)}%`);
+  if (why.triggered.includes("amount") && why.thresholdAmount !== null) reasons.push(`+${formatMoney(c.changeAmount)} ≥ ${formatMoney(why.thresholdAmount)}`);
+  const source = c.predicted
+    ? `Predicted ${formatMoney(c.renewalPremium)} from ${formatNumber(c.predictionSample ?? 0)} renewals (${PREDICTION_LEVEL_LABELS[c.predictionLevel ?? ""] ?? "history"})`
+    : `Carrier offer ${formatMoney(c.renewalPremium)}`;
+  return {
+    headline: reasons.join(" and "),
+    detail: `${source} vs. ${formatMoney(c.currentPremium)} now · ${c.daysToExpiry} day${c.daysToExpiry === 1 ? "" : "s"} to expiry (act within ${why.actDaysBeforeExpiration}) · rule ${why.ruleVersion}, preference "${why.forecastObjectId}"`,
+  };
+}
+
+/** Why a renewal was flagged, in one sentence (audit trail, customer page). */
+export function describeWhy(why: FlagWhy) {
+  const { headline, detail } = whyParts(why);
+  return `${headline}. ${detail}.`;
+}
+
+// Client-safe copies of schema enums (importing the schema would put drizzle in the browser bundle).
+export const FLAG_STATUS_VALUES = ["open", "remarketed", "dismissed", "snoozed"] as const;
+export const LINE_CODES = ["PAUTO", "HOME", "DFIRE", "UMBRP", "BOP", "CGL", "WC", "CAUTO", "OTHER"] as const;
+/** The forecast object that applies to every line without its own preference. */
+export const ALL_LINES_ID = "all";
+
+/** Calendar days from one yyyy-mm-dd date to another. */
+export function daysBetween(from: string, to: string) {
+  const utc = (d: string) => Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)) - 1, Number(d.slice(8, 10)));
+  return Math.round((utc(to) - utc(from)) / 86_400_000);
+}

@@ -43,6 +43,7 @@ const MONTHS: Record<string, number> = {
   november: 11, december: 12,
 };
 
+const MONTH_INITIALS = new Set([..."jfmasond"].map((ch) => ch.charCodeAt(0)));
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function makeDate(y: number, m: number, d: number, hh = 0, mm = 0, ss = 0) {
@@ -78,6 +79,8 @@ function parseDate(s: string, order: DateOrder): boolean {
     }
   }
   if (s.length < 8 || s.length > 20) return false;
+  // Named months start with one of these letters (or the day's digit): skip the regex otherwise.
+  if (!(c >= 48 && c <= 57) && !MONTH_INITIALS.has(c | 0x20)) return false;
   const m = NAMED_DATE_RE.exec(s);
   if (!m) return false;
   const month = MONTHS[(m[1] ?? m[5]).toLowerCase()];
@@ -144,7 +147,8 @@ export function classify(raw: string, order: DateOrder = "auto"): number {
 function currency(m: RegExpExecArray) {
   if ((m[1] && !m[6]) || (!m[1] && m[6])) return K_TEXT;
   const negative = !!m[1] || m[2] === "-" || m[3] === "-";
-  const value = Number(m[4].replace(/,/g, "") + (m[5] ?? ""));
+  const digits = m[4].includes(",") ? m[4].replace(/,/g, "") : m[4];
+  const value = Number(m[5] ? digits + m[5] : digits);
   parsedNumber = negative ? -value : value;
   return K_CURRENCY;
 }

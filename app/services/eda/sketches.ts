@@ -126,3 +126,59 @@ export function quantile(sorted: Float64Array, q: number) {
   const upper = Math.ceil(position);
   return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
 }
+
+/**
+ * A set of 64-bit row hashes (two 32-bit halves) in open-addressed typed arrays: 8 bytes a slot
+ * instead of a JavaScript Set's ~40 bytes an entry. It stops growing at `maxEntries`.
+ */
+export class RowHashSet {
+  private hi: Uint32Array;
+  private lo: Uint32Array;
+  private used: Uint8Array;
+  private mask: number;
+  size = 0;
+  full = false;
+
+  constructor(private readonly maxEntries: number, initialSlots = 1 << 16) {
+    this.hi = new Uint32Array(initialSlots);
+    this.lo = new Uint32Array(initialSlots);
+    this.used = new Uint8Array(initialSlots);
+    this.mask = initialSlots - 1;
+  }
+
+  /** Add a hash; true when it was already present. Once full, only lookups happen. */
+  addOrHas(hi: number, lo: number): boolean {
+    let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
+    while (this.used[i]) {
+      if (this.hi[i] === hi && this.lo[i] === lo) return true;
+      i = (i + 1) & this.mask;
+    }
+    if (this.size >= this.maxEntries) {
+      this.full = true;
+      return false;
+    }
+    this.used[i] = 1;
+    this.hi[i] = hi;
+    this.lo[i] = lo;
+    this.size++;
+    if (this.size * 2 > this.mask + 1) this.grow();
+    return false;
+  }
+
+  private grow() {
+    const { hi, lo, used } = this;
+    const slots = (this.mask + 1) * 2;
+    this.hi = new Uint32Array(slots);
+    this.lo = new Uint32Array(slots);
+    this.used = new Uint8Array(slots);
+    this.mask = slots - 1;
+    for (let j = 0; j < used.length; j++) {
+      if (!used[j]) continue;
+      let i = (lo[j] ^ Math.imul(hi[j], 0x9e3779b1)) & this.mask;
+      while (this.used[i]) i = (i + 1) & this.mask;
+      this.used[i] = 1;
+      this.hi[i] = hi[j];
+      this.lo[i] = lo[j];
+    }
+  }
+}

@@ -34,7 +34,8 @@ const server = spawn(process.execPath, ["server/index.js"], {
 });
 const rss = () => {
   const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
-  return { rss: Number(/VmRSS:\s+(\d+)/.exec(status)[1]) * 1024, hwm: Number(/VmHWM:\s+(\d+)/.exec(status)[1]) * 1024 };
+  const kb = (/** @type {RegExp} */ re) => Number(re.exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb(/VmRSS:\s+(\d+)/), hwm: kb(/VmHWM:\s+(\d+)/) };
 };
 
 try {
@@ -75,7 +76,12 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** POST a generated CSV of `mb` megabytes as multipart/form-data, streamed with backpressure. */
+/**
+ * POST a generated CSV of `mb` megabytes as multipart/form-data, streamed with backpressure.
+ * @param {string} cookie
+ * @param {number} mb
+ * @returns {Promise<{ status: number | undefined; body: string }>}
+ */
 async function upload(cookie, mb) {
   const boundary = `----remarket-bench-${Date.now()}`;
   const head = Buffer.from(
@@ -95,6 +101,7 @@ async function upload(cookie, mb) {
       "Content-Length": String(head.length + total + tail.length),
     },
   });
+  /** @type {Promise<{ status: number | undefined; body: string }>} */
   const response = new Promise((resolve, reject) => {
     req.on("response", (res) => {
       let body = "";

@@ -14,7 +14,7 @@ mkdirSync(path.resolve("data"), { recursive: true });
 const work = mkdtempSync(path.resolve("data", "sigkill-"));
 const buildDir = path.join(work, "build");
 const dataDir = path.join(work, "data");
-const ROWS = 600_000;
+const ROWS = 1_200_000;
 let server: ChildProcess | null = null;
 
 function startServer() {

@@ -10,7 +10,8 @@ import { build } from "esbuild";
 import { parse } from "csv-parse";
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
-const OUT = path.resolve("bench/out");
+// Outputs (generated input, bundles, builds) live under data/, which git and tsc ignore.
+const OUT = path.resolve("data/bench");
 mkdirSync(OUT, { recursive: true });
 const csvPath = path.join(OUT, `eda-${ROWS}.csv`);
 
@@ -31,30 +32,51 @@ console.log(`input: ${csvPath} (${(statSync(csvPath).size / 1e6).toFixed(1)} MB,
 let peakRss = process.memoryUsage.rss();
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20);
 
-// 1. csv-parse alone (same options the profiler uses), counting records.
-let t = performance.now();
+// Each measured twice, alternating (parse, profile, parse, profile); the best of each is
+// compared, so a busy machine's hiccups do not decide the ratio.
+const parseTimes = [];
+const profileTimes = [];
+const parseCpu = [];
+const profileCpu = [];
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 let records = 0;
-await pipeline(
-  createReadStream(csvPath),
-  parse({ delimiter: ",", relax_quotes: false, relax_column_count: true, skip_empty_lines: true, max_record_size: 8 * 1024 * 1024, encoding: "utf8" }),
-  new Writable({ objectMode: true, highWaterMark: 64, write(_r, _e, done) { records++; done(); } }),
-);
-const parseMs = performance.now() - t;
+/** @type {any} */
+let result;
+for (let round = 0; round < 2; round++) {
+  // 1. csv-parse alone (same options the profiler uses), counting records.
+  let t = performance.now();
+  let c = cpu();
+  records = 0;
+  await pipeline(
+    createReadStream(csvPath),
+    parse({ delimiter: ",", relax_quotes: false, relax_column_count: true, skip_empty_lines: true, max_record_size: 8 * 1024 * 1024, encoding: "utf8" }),
+    new Writable({ objectMode: true, highWaterMark: 64, write(_r, _e, done) { records++; done(); } }),
+  );
+  parseTimes.push(performance.now() - t);
+  parseCpu.push(cpu() - c);
 
-// 2. The full profile: encoding check, parse, type inference, statistics, sketches.
-t = performance.now();
-const result = await profileCsv(async () => createReadStream(csvPath), {
-  name: "bench.csv", delimiter: "auto", headerRow: 1, dateOrder: "auto", encoding: "auto",
-  maxColumns: 2000, maxRowBytes: 8 * 1024 * 1024,
-});
-const profileMs = performance.now() - t;
+  // 2. The full profile: encoding check, parse, type inference, statistics, sketches.
+  t = performance.now();
+  c = cpu();
+  result = await profileCsv(async () => createReadStream(csvPath), {
+    name: "bench.csv", delimiter: "auto", headerRow: 1, dateOrder: "auto", encoding: "auto",
+    maxColumns: 2000, maxRowBytes: 8 * 1024 * 1024,
+  });
+  profileTimes.push(performance.now() - t);
+  profileCpu.push(cpu() - c);
+}
+const parseMs = Math.min(...parseTimes);
+const profileMs = Math.min(...profileTimes);
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage.rss());
 
 const sheet = result.sheet;
-console.log(`csv-parse only: ${(parseMs / 1000).toFixed(2)} s (${(records - 1).toLocaleString("en-US")} rows)`);
-console.log(`profile:        ${(profileMs / 1000).toFixed(2)} s (${sheet.rows.toLocaleString("en-US")} rows, ${sheet.columns} columns, ${sheet.duplicateRows} duplicate rows)`);
-console.log(`ratio:          ${(profileMs / parseMs).toFixed(2)}× (target ≤ 2.0×)`);
+console.log(`csv-parse only: ${(parseMs / 1000).toFixed(2)} s best of ${parseTimes.map((t) => (t / 1000).toFixed(2)).join(", ")} (${(records - 1).toLocaleString("en-US")} rows)`);
+console.log(`profile:        ${(profileMs / 1000).toFixed(2)} s best of ${profileTimes.map((t) => (t / 1000).toFixed(2)).join(", ")} (${sheet.rows.toLocaleString("en-US")} rows, ${sheet.columns} columns, ${sheet.duplicateRows} duplicate rows)`);
+console.log(`ratio:          ${(profileMs / parseMs).toFixed(2)}× wall clock (target ≤ 2.0×)`);
+// CPU time (this process's user + system) is what the work costs; wall clock also counts
+// waiting for the other processes on a shared machine.
+console.log(`CPU time:       parse ${(Math.min(...parseCpu) / 1000).toFixed(2)} s, profile ${(Math.min(...profileCpu) / 1000).toFixed(2)} s → ratio ${(Math.min(...profileCpu) / Math.min(...parseCpu)).toFixed(2)}×`);
 console.log(`peak RSS:       ${(peakRss / 1024 / 1024).toFixed(0)} MB (target ≤ 200 MB)`);
 console.log(`types:          ${sheet.profiles.map((/** @type {any} */ p) => `${p.name}=${p.type}`).join(" ")}`);
 

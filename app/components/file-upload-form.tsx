@@ -84,8 +84,8 @@ export function FileUploadForm({
       className="space-y-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
       aria-label="Upload a file"
     >
-      <FormToken />
       <h2 className="font-semibold">Upload a file</h2>
+      <FormToken />
       <div className="grid gap-4 md:grid-cols-2">
         <SelectField
           id="upload-domain"

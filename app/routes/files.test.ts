@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
+import { getDb } from "~/db/client.server";
 import { files, notifications, users } from "~/db/schema";
 import { processFileJob } from "~/services/file-processing.server";
 import { signFileLink } from "~/services/file-links.server";
@@ -17,6 +18,9 @@ import { loader as downloadLoader } from "./files.$fileId.download";
 import { loader as reportLoader } from "./files.$fileId.report";
 import { loader as reportDownloadLoader } from "./files.$fileId.report.download";
 import { loader as publicLoader } from "./public.files.$fileId";
+
+// Opening the database costs seconds (PGlite): do it once, before the first test’s clock starts.
+beforeAll(() => getDb());
 
 type Args = Parameters<typeof detailLoader>[0];
 const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} }) as unknown as Args;

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import { createDeflateRaw, crc32 } from "node:zlib";
 import { and, eq } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
+import { getDb } from "~/db/client.server";
 import { notifications } from "~/db/schema";
 import { createTestTenant } from "../../tests/support/factories";
 import { makeXlsx, makeZip } from "../../tests/support/zip";
@@ -12,6 +13,9 @@ import { processFileJob } from "./file-processing.server";
 import { extensionOf } from "./file-types.server";
 import { FILE_JOB, createUploadedFile, getFileDetail, getFileReport, newStorageKey } from "./files.server";
 import { getStorage } from "./storage.server";
+
+// Opening the database costs seconds (PGlite): do it once, before the first test’s clock starts.
+beforeAll(() => getDb());
 
 async function upload(ctx: TenantContext, name: string, body: Buffer | AsyncIterable<Buffer>) {
   const extension = extensionOf(name)!;

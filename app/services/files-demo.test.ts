@@ -1,10 +1,13 @@
 import { eq } from "drizzle-orm";
-import { expect, test } from "vitest";
+import { beforeAll, expect, test } from "vitest";
 import { getDb } from "~/db/client.server";
 import { fileReports, files, notifications } from "~/db/schema";
 import { createDemoTenant } from "./demo-data.server";
 import { countUnread } from "./notifications.server";
 import { getStorage } from "./storage.server";
+
+// Opening the database costs seconds (PGlite): do it once, before the first test’s clock starts.
+beforeAll(() => getDb());
 
 test("the demo agency gets processed files with reports, a failed one, and notifications", async () => {
   const db = await getDb();

@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { getDb, getDriver } from "~/db/client.server";
 import { jobs } from "~/db/schema";
 import { PermanentJobError, claimJob, completeJob, enqueueJob, failJob, getJob, registerJobHandler, retryDelayMs, startWorker } from "./jobs.server";
+
+// Opening the database costs seconds (PGlite): do it once, before the first test’s clock starts.
+beforeAll(() => getDb());
 
 // Each test uses its own job type, so workers here never touch other tests' jobs.
 const uniqueType = (name: string) => `test.${name}.${randomUUID().slice(0, 8)}`;

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { getDb } from "~/db/client.server";
 import { createTestTenant } from "../../tests/support/factories";
 import { startS3StandIn } from "../../tests/support/s3-stand-in";
 import { makeXlsx } from "../../tests/support/zip";
@@ -29,6 +30,7 @@ async function* chunks(size: number, count: number) {
 
 describe("S3-compatible storage (against the S3 stand-in on loopback)", () => {
   beforeAll(async () => {
+    await getDb(); // opening PGlite costs seconds: not inside a test's time limit
     standIn = await startS3StandIn();
     storage = new S3FileStorage(standIn.options);
   });

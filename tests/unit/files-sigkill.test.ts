@@ -1,20 +1,22 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createWriteStream, mkdirSync, mkdtempSync, openAsBlob, rmSync } from "node:fs";
+import { appendFileSync, createWriteStream, mkdirSync, mkdtempSync, openAsBlob, rmSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 
 // Kill the real server with SIGKILL while it profiles a large file, start it again on the same
 // database, and check that the job completes once: the file reaches Ready, nothing duplicated.
 
-const PORT = Number(process.env.SIGKILL_TEST_PORT ?? 3131);
-const BASE = `http://localhost:${PORT}`;
+// A free port picked by the OS, so a busy machine's other servers never answer our health check.
+let PORT = Number(process.env.SIGKILL_TEST_PORT ?? 0);
+let BASE = "";
 // Inside the checkout (under data/, ignored by git) so the build resolves node_modules.
 mkdirSync(path.resolve("data"), { recursive: true });
 const work = mkdtempSync(path.resolve("data", "sigkill-"));
 const buildDir = path.join(work, "build");
 const dataDir = path.join(work, "data");
-const ROWS = 600_000;
+const ROWS = 1_200_000;
 let server: ChildProcess | null = null;
 
 function startServer() {
@@ -28,14 +30,16 @@ function startServer() {
       DATA_DIR: dataDir,
       PGLITE_DIR: process.env.DATABASE_URL ? "" : path.join(dataDir, "db"),
       ENABLE_TEST_FIXTURES: "true",
-      ACCESS_LOG: "false",
+      ACCESS_LOG: process.env.DEBUG_SIGKILL ? "true" : "false",
       JOB_LEASE_MS: "3000",
       UPLOAD_MAX_BYTES: String(200 * 1024 * 1024),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout?.on("data", () => {});
-  child.stderr?.on("data", (d) => process.env.DEBUG_SIGKILL && process.stderr.write(d));
+  // DEBUG_SIGKILL=1 keeps the server's output in data/sigkill-server.log.
+  const log = (d: Buffer) => process.env.DEBUG_SIGKILL && appendFileSync(path.resolve("data/sigkill-server.log"), d);
+  child.stdout?.on("data", log);
+  child.stderr?.on("data", log);
   return child;
 }
 
@@ -75,7 +79,17 @@ async function generateCsv(file: string) {
   await once(out, "finish");
 }
 
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 beforeAll(async () => {
+  PORT ||= await freePort();
+  BASE = `http://localhost:${PORT}`;
   execFileSync("npx", ["remix", "build"], { env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" }, stdio: "ignore" });
 }, 180_000);
 

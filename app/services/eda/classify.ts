@@ -23,6 +23,9 @@ export let parsedDate = 0;
 
 const MISSING = new Set(["na", "n/a", "null", "none", "nan", "-", "--", "#n/a", "nil", "?", "(blank)", "#null!"]);
 const BOOLEANS = new Set(["true", "false", "yes", "no"]);
+const initials = (chars: string) => new Set([...chars].map((ch) => ch.charCodeAt(0) | 0x20));
+const MISSING_INITIALS = initials("n-#?(");
+const BOOLEAN_INITIALS = initials("tfyn");
 
 const INT_RE = /^[+-]?(?:0|[1-9]\d*)$/;
 const ZERO_PADDED_RE = /^0\d+$/;
@@ -43,6 +46,7 @@ const MONTHS: Record<string, number> = {
   november: 11, december: 12,
 };
 
+const MONTH_INITIALS = new Set([..."jfmasond"].map((ch) => ch.charCodeAt(0)));
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function makeDate(y: number, m: number, d: number, hh = 0, mm = 0, ss = 0) {
@@ -53,6 +57,17 @@ function makeDate(y: number, m: number, d: number, hh = 0, mm = 0, ss = 0) {
   return true;
 }
 
+/** The number written by s[from, to) when every character is a digit, else -1. */
+function digits(s: string, from: number, to: number) {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
 function fullYear(text: string) {
   const y = Number(text);
   return text.length === 2 ? (y < 70 ? 2000 + y : 1900 + y) : y;
@@ -61,6 +76,13 @@ function fullYear(text: string) {
 function parseDate(s: string, order: DateOrder): boolean {
   const c = s.charCodeAt(0);
   if (c >= 48 && c <= 57) {
+    // yyyy-mm-dd, the commonest export format, without a regular expression.
+    if (s.length === 10 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45) {
+      const y = digits(s, 0, 4);
+      const mo = digits(s, 5, 7);
+      const d = digits(s, 8, 10);
+      if (y >= 0 && mo >= 0 && d >= 0) return makeDate(y, mo, d);
+    }
     let m = ISO_DATE_RE.exec(s);
     if (m) return makeDate(+m[1], +m[2], +m[3], m[4] ? +m[4] : 0, m[5] ? +m[5] : 0, m[6] ? +m[6] : 0);
     m = SLASH_DATE_RE.exec(s);
@@ -78,6 +100,8 @@ function parseDate(s: string, order: DateOrder): boolean {
     }
   }
   if (s.length < 8 || s.length > 20) return false;
+  // Named months start with one of these letters (or the day's digit): skip the regex otherwise.
+  if (!(c >= 48 && c <= 57) && !MONTH_INITIALS.has(c | 0x20)) return false;
   const m = NAMED_DATE_RE.exec(s);
   if (!m) return false;
   const month = MONTHS[(m[1] ?? m[5]).toLowerCase()];
@@ -94,8 +118,9 @@ export function classify(raw: string, order: DateOrder = "auto"): number {
     s = s.trim();
     if (s.length === 0) return K_MISSING;
   }
-  if (s.length <= 7 && MISSING.has(s.toLowerCase())) return K_MISSING;
   const c = s.charCodeAt(0);
+  // Missing markers start with n, -, #, ? or "(": skip the lower-casing for everything else.
+  if (s.length <= 7 && MISSING_INITIALS.has(c | 0x20) && MISSING.has(s.toLowerCase())) return K_MISSING;
   // Digits, signs and dots: numbers, dates and phone numbers.
   if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) {
     if (INT_RE.test(s)) {
@@ -130,12 +155,14 @@ export function classify(raw: string, order: DateOrder = "auto"): number {
   }
   // $ ( € £: currency, and (555) 123-4567 phone numbers.
   if (c === 36 || c === 40 || c === 8364 || c === 163) {
+    // "(555) 123-4567" is far commoner than "($20.00)": a digit after "(" means a phone number.
+    const c1 = s.charCodeAt(1);
+    if (c === 40 && c1 >= 48 && c1 <= 57) return PHONE_RE.test(s) ? K_PHONE : K_TEXT;
     const m = CURRENCY_RE.exec(s);
     if (m) return currency(m);
-    if (c === 40 && PHONE_RE.test(s)) return K_PHONE;
     return K_TEXT;
   }
-  if (s.length <= 5 && BOOLEANS.has(s.toLowerCase())) return K_BOOLEAN;
+  if (s.length <= 5 && BOOLEAN_INITIALS.has(c | 0x20) && BOOLEANS.has(s.toLowerCase())) return K_BOOLEAN;
   if (s.includes("@")) return EMAIL_RE.test(s) ? K_EMAIL : K_TEXT;
   if (parseDate(s, order)) return K_DATE;
   return K_TEXT;
@@ -144,7 +171,8 @@ export function classify(raw: string, order: DateOrder = "auto"): number {
 function currency(m: RegExpExecArray) {
   if ((m[1] && !m[6]) || (!m[1] && m[6])) return K_TEXT;
   const negative = !!m[1] || m[2] === "-" || m[3] === "-";
-  const value = Number(m[4].replace(/,/g, "") + (m[5] ?? ""));
+  const digits = m[4].includes(",") ? m[4].replace(/,/g, "") : m[4];
+  const value = Number(m[5] ? digits + m[5] : digits);
   parsedNumber = negative ? -value : value;
   return K_CURRENCY;
 }

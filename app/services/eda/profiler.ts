@@ -12,7 +12,7 @@ import {
   parsedNumber,
   type DateOrder,
 } from "./classify";
-import { HyperLogLog, Reservoir, hashPair, pairLow, quantile } from "./sketches";
+import { HyperLogLog, Reservoir, RowHashSet, hashPair, pairLow, quantile } from "./sketches";
 import type { ChartBin, ColumnProfile, ColumnType, SheetProfile } from "./types";
 
 /** A cell as the readers deliver it: CSV gives text, spreadsheets typed values. */
@@ -21,7 +21,7 @@ export type Cell = string | number | boolean | Date | null | undefined;
 /** Distinct values and top counts are exact up to this many distinct values per column. */
 export const EXACT_DISTINCT_LIMIT = 10_000;
 const TOP_KEEP = 1_000;
-const TOP_STRIDE = 4;
+const TOP_STRIDE = 16;
 /** Numbers and dates kept per column for quantiles and histograms. */
 export const SAMPLE_SIZE = 10_000;
 const MAX_ROW_HASHES = 2_000_000;
@@ -30,13 +30,16 @@ const HISTOGRAM_BINS = 12;
 
 export class ProfileLimitError extends Error {}
 
+type ValueCount = { value: string; n: number; next: ValueCount | undefined };
+
 export type ProfilerOptions = { dateOrder?: DateOrder; maxColumns: number };
 
 class ColumnAccumulator {
   missing = 0;
   count = 0;
   readonly kinds = new Float64Array(9);
-  private values: Map<string, number> | null = new Map();
+  private values = new Map<number, ValueCount>();
+  private distinctEntries = 0;
   private hll: HyperLogLog | null = null;
   private topExact = true;
   private strideCounter = 0;
@@ -108,50 +111,72 @@ class ColumnAccumulator {
     this.dates.add(ms);
   }
 
+  /**
+   * Count a value. The map is keyed by the value's hash (a small integer: cheap to look up)
+   * with a chain of entries per key, so counts stay exact even when two values collide.
+   */
   private addValue(text: string, hash: number) {
+    const key = hash >>> 1;
     if (this.hll !== null) {
       this.hll.addHash(hash);
       // Past the exact phase top values are approximate anyway: count one value in
       // TOP_STRIDE (by position), which keeps high-cardinality columns cheap.
       if (++this.strideCounter % TOP_STRIDE !== 0) return;
-      const values = this.values!;
-      const seen = values.get(text);
-      if (seen !== undefined) values.set(text, seen + TOP_STRIDE);
+      const entry = this.find(key, text);
+      if (entry) entry.n += TOP_STRIDE;
       else {
-        if (values.size >= EXACT_DISTINCT_LIMIT) this.pruneTop();
-        this.values!.set(text, TOP_STRIDE);
+        if (this.distinctEntries >= EXACT_DISTINCT_LIMIT) this.pruneTop();
+        this.insert(key, text, TOP_STRIDE);
       }
       return;
     }
-    const values = this.values!;
-    const seen = values.get(text);
-    if (seen !== undefined) {
-      values.set(text, seen + 1);
-    } else if (values.size < EXACT_DISTINCT_LIMIT) {
-      values.set(text, 1);
+    const entry = this.find(key, text);
+    if (entry) {
+      entry.n++;
+    } else if (this.distinctEntries < EXACT_DISTINCT_LIMIT) {
+      this.insert(key, text, 1);
     } else {
       // Past the exact limit: distinct becomes an estimate and top values approximate.
       this.hll = new HyperLogLog();
-      for (const key of values.keys()) this.hll.add(key);
+      for (const e of this.entries()) this.hll.add(e.value);
       this.hll.addHash(hash);
       this.topExact = false;
       this.pruneTop();
-      this.values!.set(text, 1);
+      this.insert(key, text, 1);
+    }
+  }
+
+  private find(key: number, text: string) {
+    let entry = this.values.get(key);
+    while (entry !== undefined && entry.value !== text) entry = entry.next;
+    return entry;
+  }
+
+  private insert(key: number, value: string, n: number) {
+    this.values.set(key, { value, n, next: this.values.get(key) });
+    this.distinctEntries++;
+  }
+
+  private *entries() {
+    for (const head of this.values.values()) {
+      for (let e: ValueCount | undefined = head; e !== undefined; e = e.next) yield e;
     }
   }
 
   private pruneTop() {
-    const kept = [...this.values!].sort((a, b) => b[1] - a[1]).slice(0, TOP_KEEP);
-    this.values = new Map(kept);
+    const kept = [...this.entries()].sort((a, b) => b.n - a.n).slice(0, TOP_KEEP);
+    this.values = new Map();
+    this.distinctEntries = 0;
+    for (const e of kept) this.insert(hashPair(e.value) >>> 1, e.value, e.n);
   }
 
   finish(rows: number): ColumnProfile {
     const type = this.inferType();
-    const distinct = this.hll ? Math.max(this.hll.estimate(), TOP_KEEP) : this.values!.size;
-    const top = [...this.values!]
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    const distinct = this.hll ? Math.max(this.hll.estimate(), TOP_KEEP) : this.distinctEntries;
+    const top = [...this.entries()]
+      .sort((a, b) => b.n - a.n || (a.value < b.value ? -1 : 1))
       .slice(0, 10)
-      .map(([value, count]) => ({ value, count }));
+      .map((e) => ({ value: e.value, count: e.n }));
     const numeric = this.n > 0 && isNumericType(type) ? this.numericStats() : null;
     const dates =
       type === "date" && this.dateMin !== Infinity
@@ -318,7 +343,7 @@ export function normalizeHeader(names: Cell[]): string[] {
 export class SheetProfiler {
   private columns: ColumnAccumulator[] = [];
   private rows = 0;
-  private readonly rowHashes = new Set<number>();
+  private readonly rowHashes = new RowHashSet(MAX_ROW_HASHES);
   private duplicates = 0;
   private duplicatesExact = true;
   private header: string[] | null = null;
@@ -350,7 +375,7 @@ export class SheetProfiler {
     for (let i = 0; i < columns.length; i++) {
       const cell = i < cells.length ? cells[i] : null;
       const text = cell === null || cell === undefined ? "" : typeof cell === "string" ? cell : String(cell);
-      // Two 32-bit hashes per cell, folded into two row hashes (53 bits kept): duplicates are
+      // Two 32-bit hashes per cell, folded into two row hashes (64 bits): duplicates are
       // found without storing rows, and the same hash feeds the distinct-count estimate.
       const a = hashPair(text);
       const b = pairLow;
@@ -359,12 +384,8 @@ export class SheetProfiler {
       h2 = Math.imul(h2 ^ b, 0x5bd1e995) ^ (h2 >>> 13);
     }
     this.rows++;
-    if (this.duplicatesExact) {
-      const key = (h1 >>> 0) * 2_097_152 + ((h2 >>> 0) & 0x1fffff);
-      if (this.rowHashes.has(key)) this.duplicates++;
-      else if (this.rowHashes.size < MAX_ROW_HASHES) this.rowHashes.add(key);
-      else this.duplicatesExact = false;
-    }
+    if (this.rowHashes.addOrHas(h1 >>> 0, h2 >>> 0)) this.duplicates++;
+    else if (this.rowHashes.full) this.duplicatesExact = false;
   }
 
   private ensureColumns(n: number) {

@@ -13,8 +13,7 @@ export function hashPair(s: string) {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 15;
+    b = Math.imul(b ^ c, 0x5bd1e995) + 0x6b43a9b5;
   }
   a ^= a >>> 16;
   a = Math.imul(a, 0x85ebca6b);
@@ -125,4 +124,60 @@ export function quantile(sorted: Float64Array, q: number) {
   const lower = Math.floor(position);
   const upper = Math.ceil(position);
   return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
+}
+
+/**
+ * A set of 64-bit row hashes in one open-addressed Uint32Array (the two halves side by side, so
+ * a probe touches one cache line): 8 bytes a slot instead of a JavaScript Set's ~40 bytes an
+ * entry. The low bit of each stored low half is forced on, so 0/0 marks an empty slot (63 bits
+ * kept). It stops growing at `maxEntries`.
+ */
+export class RowHashSet {
+  private slots: Uint32Array;
+  private mask: number;
+  size = 0;
+  full = false;
+
+  constructor(private readonly maxEntries: number, initialSlots = 1 << 16) {
+    this.slots = new Uint32Array(initialSlots * 2);
+    this.mask = initialSlots - 1;
+  }
+
+  /** Add a hash; true when it was already present. Once full, only lookups happen. */
+  addOrHas(hi: number, lo: number): boolean {
+    const low = (lo | 1) >>> 0;
+    const slots = this.slots;
+    let i = (low ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
+    for (;;) {
+      const at = i << 1;
+      const storedLow = slots[at + 1];
+      if (storedLow === 0) break;
+      if (storedLow === low && slots[at] === hi >>> 0) return true;
+      i = (i + 1) & this.mask;
+    }
+    if (this.size >= this.maxEntries) {
+      this.full = true;
+      return false;
+    }
+    slots[i << 1] = hi;
+    slots[(i << 1) + 1] = low;
+    this.size++;
+    if (this.size * 2 > this.mask + 1) this.grow();
+    return false;
+  }
+
+  private grow() {
+    const old = this.slots;
+    const count = (this.mask + 1) * 2;
+    this.slots = new Uint32Array(count * 2);
+    this.mask = count - 1;
+    for (let j = 0; j < old.length; j += 2) {
+      const low = old[j + 1];
+      if (low === 0) continue;
+      let i = (low ^ Math.imul(old[j], 0x9e3779b1)) & this.mask;
+      while (this.slots[(i << 1) + 1] !== 0) i = (i + 1) & this.mask;
+      this.slots[i << 1] = old[j];
+      this.slots[(i << 1) + 1] = low;
+    }
+  }
 }

@@ -171,7 +171,7 @@ describe("/admin for staff", () => {
 
     const page = (await adminLoader(args(makeRequest("/admin", { cookie: staff.cookie })))) as Awaited<ReturnType<typeof adminLoader>>;
     const row = page.tenants.find((t) => t.id === target.ctx.tenantId);
-    expect(row).toMatchObject({ plan: "Trial", status: "Trial", quota: 7, used: 0, users: 1, connections: null });
+    expect(row).toMatchObject({ plan: "Trial", status: "Trial", quota: 7, used: 0, users: 1, connections: 0 });
     expect(row?.flags.billing).toBe(false);
     const mine = page.audit.filter((a) => a.tenantName === row?.name).map((a) => a.action);
     expect(mine.sort()).toEqual(["staff.flag_changed", "staff.quota_changed", "staff.trial_extended"]);

@@ -41,7 +41,6 @@ test("integration setup: CSV connection, wizard, import, notification, disconnec
   // A later step cannot be entered before the earlier ones are saved.
   await page.goto(`/configure-integration/filter-options/${connectionId}`);
   await expect(page).toHaveURL(new RegExp(`/configure-integration/prediction/${connectionId}$`));
-  await expect(page).toHaveURL(new RegExp(`/configure-integration/prediction/${connectionId}$`));
 
   // Step 3: prediction.
   await expect(page.getByRole("heading", { name: "Prediction" })).toBeVisible();

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { connections, connectionTaskOptions, importRuns } from "~/db/schema";
+import { and, eq } from "drizzle-orm";
+import { connections, connectionTaskOptions, importRuns, notifications } from "~/db/schema";
 import { registerDemoSeeder } from "./demo.server";
 import { notify } from "./notifications.server";
 import { storeSampleExport } from "./connection-fixtures.server";
@@ -76,7 +77,7 @@ registerDemoSeeder(
         { kind: "work_group" as const, code: "PL", label: "Personal lines" },
       ].map((o) => ({ ...o, tenantId, connectionId: ezlynxId })),
     );
-    await notify(
+    const noteId = await notify(
       db,
       {
         tenantId,
@@ -87,6 +88,11 @@ registerDemoSeeder(
       },
       lastSync,
     );
+    // Last night's import was seen already: the demo's unread items are the files capability's.
+    await db
+      .update(notifications)
+      .set({ readAt: new Date(lastSync.getTime() + 3_600_000) })
+      .where(and(eq(notifications.id, noteId), eq(notifications.tenantId, tenantId)));
   },
   50,
 );

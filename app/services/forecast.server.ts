@@ -31,8 +31,16 @@ export async function tenantToday(ctx: ForecastCtx) {
   return calendarDate(clock(ctx), row?.timeZone ?? "America/New_York");
 }
 
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar date (yyyy-mm-dd) of an instant in a time zone (formatters cached: they cost ~0.5 ms each). */
 export function calendarDate(at: Date, timeZone: string) {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+  let f = dateFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dateFormats.set(timeZone, f);
+  }
+  return f.format(at);
 }
 
 /** Forecast preferences per line of business (each falling back to 'all', then the defaults). */

@@ -36,6 +36,7 @@ test("integration setup: CSV connection, wizard, import, notification, disconnec
   await expect(page.getByTestId("preview-counts")).toContainText("118 valid and 2 invalid rows");
   await expect(page.getByRole("combobox", { name: /Policy number/ })).toHaveValue("Policy #");
   await saveAndContinue(page);
+  await expect(page).toHaveURL(new RegExp(`/configure-integration/prediction/${connectionId}$`));
 
   // A later step cannot be entered before the earlier ones are saved.
   await page.goto(`/configure-integration/filter-options/${connectionId}`);
@@ -82,6 +83,11 @@ test("integration setup: CSV connection, wizard, import, notification, disconnec
   await expect(page.getByTestId("connection-notification")).toHaveText(/^Import finished: \d+ customers, 117 policies, 3 rejected in \d+ (ms|s)$/);
   await expect(page.getByTestId("connection-status")).toHaveText("Connected");
   await expect(page.getByTestId("records-imported")).toHaveText("117");
+
+  // The same notification is in the bell's list.
+  await page.goto("/notifications");
+  await expect(page.getByText(/^Import finished: \d+ customers, 117 policies, 3 rejected in/)).toBeVisible();
+  await page.goto(`/connect-database/${connectionId}`);
 
   // The rejected rows download with their reasons.
   const rejected = await page.request.get(`/resources/connections/${connectionId}/rejections`);

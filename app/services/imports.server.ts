@@ -13,6 +13,7 @@ import type { TenantContext } from "./context.server";
 import { ServiceError } from "./errors.server";
 import { notify } from "./notifications.server";
 import { employeeKey } from "./connections.server";
+import { enqueueForecastRecompute } from "./forecast.server";
 
 // The import (ETL, seed start-etl): a job on the durable queue reads the source through its
 // connector, applies mapping, value maps and filters, validates every row, and upserts
@@ -509,6 +510,8 @@ async function finishRun(
           },
       finishedAt,
     );
+    // Fresh policies mean a fresh forecast: queued in the same transaction as the finish.
+    if (outcome.ok) await enqueueForecastRecompute(tx, connection.tenantId);
   });
 }
 

@@ -1,14 +1,7 @@
-import { getDb } from "~/db/client.server";
-import type { TenantContext } from "~/services/context.server";
 import { isServiceError } from "~/services/errors.server";
-import { getAuth } from "./auth.server";
 
-/** The session's tenant context for JSON resource routes: a 401 JSON answer instead of a login redirect. */
-export async function requireApiContext(request: Request): Promise<TenantContext> {
-  const auth = await getAuth(request);
-  if (!auth) throw Response.json({ error: "Not signed in." }, { status: 401 });
-  return { db: await getDb(), tenantId: auth.tenant.id, userId: auth.user.id, role: auth.user.role };
-}
+/** JSON resource routes authenticate with bearer tokens only (see api-auth.server.ts). */
+export { requireApiContext } from "./api-auth.server";
 
 /**
  * Writes through /api/* skip the server's Origin check, so they must be JSON: a cross-site page

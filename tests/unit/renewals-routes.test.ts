@@ -17,7 +17,7 @@ import { saveQuote } from "~/services/quotes.server";
 import { remarketPolicy } from "~/services/remarket.server";
 import { ensureCarrierCatalogue } from "~/services/carrier-catalogue.server";
 import { createCustomer, createPolicy } from "../support/book-factories";
-import { createTestTenant, makeRequest, sessionCookieFor } from "../support/factories";
+import { bearerFor, createTestTenant, makeRequest, sessionCookieFor } from "../support/factories";
 
 type Args = { request: Request; params: Record<string, string>; context: Record<string, unknown> };
 type Handler = (args: Args) => Promise<unknown>;
@@ -50,7 +50,7 @@ async function tenantWithBook() {
   await ensureCarrierCatalogue(t.db);
   const catalogue = await carriersRoute.loader({ request: makeRequest("/carriers", { cookie: await sessionCookieFor(t.user) }), params: {}, context: {} });
   const carrier = await addTenantCarrier(t.ctx, catalogue.catalogue[0].id);
-  return { ...t, cookie: await sessionCookieFor(t.user), customerId: customer.id, policyId: a.id, flagId: flag.id, remarketId: rm.remarketId, quoteId, taskId: task.id, tenantCarrierId: carrier.id };
+  return { ...t, cookie: await sessionCookieFor(t.user), bearer: await bearerFor(t.user), customerId: customer.id, policyId: a.id, flagId: flag.id, remarketId: rm.remarketId, quoteId, taskId: task.id, tenantCarrierId: carrier.id };
 }
 
 describe("tenant isolation: another tenant's ids are 404 everywhere", () => {
@@ -112,16 +112,16 @@ describe("tenant isolation: another tenant's ids are 404 everywhere", () => {
 
   test("JSON API, both spellings", async () => {
     for (const route of [apiQoutesPolicy, apiQuotesPolicy]) {
-      const ok = await route.loader({ request: makeRequest(`/api/qoutes/policy/${mine.policyId}`, { cookie: mine.cookie }), params: { policyId: mine.policyId }, context: {} });
+      const ok = await route.loader({ request: makeRequest(`/api/qoutes/policy/${mine.policyId}`, { headers: { Authorization: mine.bearer } }), params: { policyId: mine.policyId }, context: {} });
       expect(ok.status).toBe(200);
       expect(((await ok.json()) as { data: unknown[] }).data).toHaveLength(1);
-      const other = await route.loader({ request: makeRequest(`/api/qoutes/policy/${theirs.policyId}`, { cookie: mine.cookie }), params: { policyId: theirs.policyId }, context: {} });
+      const other = await route.loader({ request: makeRequest(`/api/qoutes/policy/${theirs.policyId}`, { headers: { Authorization: mine.bearer } }), params: { policyId: theirs.policyId }, context: {} });
       expect(other.status).toBe(404);
     }
     for (const route of [apiQoutesSelection, apiQuotesSelection]) {
       const request = new Request(`http://localhost/api/qoutes/${theirs.quoteId}/selection`, {
         method: "POST",
-        headers: { Cookie: mine.cookie, "Content-Type": "application/json" },
+        headers: { Authorization: mine.bearer, "Content-Type": "application/json" },
         body: "{}",
       });
       const response = await route.action({ request, params: { id: theirs.quoteId }, context: {} });

@@ -71,7 +71,8 @@ async function child() {
     ? async () => {
         if (++batches % 10 === 0) {
           const u = process.memoryUsage();
-          console.error(`batch ${batches}: rss ${mb(u.rss)} heap ${mb(u.heapUsed)}/${mb(u.heapTotal)} external ${mb(u.external)} arrayBuffers ${mb(u.arrayBuffers)}`);
+          const spaces = (await import("node:v8")).getHeapSpaceStatistics().map((x) => `${x.space_name.replace("_space", "")} ${mb(x.space_used_size)}/${mb(x.space_size)}`);
+          console.error(`batch ${batches}: rss ${mb(u.rss)} heap ${mb(u.heapUsed)}/${mb(u.heapTotal)} external ${mb(u.external)} | ${spaces.join(", ")}`);
         }
       }
     : undefined;

@@ -24,7 +24,7 @@ import { enqueueForecastRecompute } from "./forecast.server";
 
 export const IMPORT_JOB = "connections.import";
 export const SCHEDULE_JOB = "connections.schedule-syncs";
-export const DEFAULT_BATCH_SIZE = 1000;
+export const DEFAULT_BATCH_SIZE = 500;
 
 /** Seed start-etl: queue an import of the connection (one at a time per connection). */
 export async function startImport(
@@ -219,12 +219,13 @@ async function writeRejectionsOnly(
 }
 
 async function insertRejections(db: DbOrTx, tenantId: string, runId: string, rows: Extract<Classified, { kind: "rejected" }>[]) {
-  const json = JSON.stringify(rows.map((r) => ({ row_number: r.row.rowNumber, reasons: r.reasons, raw: Object.entries(r.row.values) })));
-  await db.execute(sql`
+  for (const json of jsonChunks(rows.map((r) => ({ row_number: r.row.rowNumber, reasons: r.reasons, raw: Object.entries(r.row.values) })))) {
+    await db.execute(sql`
     insert into import_rejections (tenant_id, run_id, row_number, reasons, raw)
     select ${tenantId}::uuid, ${runId}::uuid, x.row_number, x.reasons, x.raw
     from json_to_recordset(${json}::json) as x(row_number int, reasons jsonb, raw jsonb)
     on conflict (run_id, row_number) do nothing`);
+  }
 }
 
 type Rows<T> = { rows: T[] };
@@ -289,10 +290,20 @@ const setAll = (cols: readonly string[]) => cols.map((c) => `${c} = excluded.${c
  * the upsert, so their ids come from the table as it was before the statement. A row that
  * would not change is not rewritten (IS DISTINCT FROM), so re-running an import changes nothing.
  */
-const UPSERT_BATCH = `
-  with input_c as (
-    select * from json_to_recordset($3::json) as x(source_key text, ${CUSTOMER_COLUMNS.map((c) => `${c} text`).join(", ")})
-  ), up as (
+function upsertBatchSql(customerChunks: number, policyChunks: number) {
+  // Parameters: $1 tenant, $2 connection, then the customer chunks, then the policy chunks.
+  const customerInput = Array.from(
+    { length: customerChunks },
+    (_, i) => `select * from json_to_recordset($${3 + i}::json) as x(source_key text, ${CUSTOMER_COLUMNS.map((c) => `${c} text`).join(", ")})`,
+  ).join(" union all ");
+  const policyInput = Array.from(
+    { length: policyChunks },
+    (_, i) =>
+      `select * from json_to_recordset($${3 + customerChunks + i}::json) as p(customer_key text, source_key text, ${POLICY_COLUMNS.map((c) => `${c} ${POLICY_TYPES[c]}`).join(", ")})`,
+  ).join(" union all ");
+  return `
+  with input_c as (${customerInput}),
+  up as (
     insert into customers (tenant_id, connection_id, source_key, ${list(CUSTOMER_COLUMNS)})
     select $1::uuid, $2::uuid, source_key, ${list(CUSTOMER_COLUMNS)} from input_c
     on conflict (tenant_id, source_key) do update set connection_id = excluded.connection_id, ${setAll(CUSTOMER_COLUMNS)}, updated_at = now()
@@ -303,14 +314,27 @@ const UPSERT_BATCH = `
     union all
     select c.id, c.source_key from customers c join input_c i on c.tenant_id = $1::uuid and c.source_key = i.source_key
     where not exists (select 1 from up where up.source_key = c.source_key)
-  )
+  ), input_p as (${policyInput})
   insert into policies (tenant_id, customer_id, connection_id, source_key, ${list(POLICY_COLUMNS)})
   select $1::uuid, ids.id, $2::uuid, p.source_key, ${list(POLICY_COLUMNS, "p.")}
-  from json_to_recordset($4::json) as p(customer_key text, source_key text, ${POLICY_COLUMNS.map((c) => `${c} ${POLICY_TYPES[c]}`).join(", ")})
-  join ids on ids.source_key = p.customer_key
+  from input_p p join ids on ids.source_key = p.customer_key
   on conflict (tenant_id, source_key) do update set customer_id = excluded.customer_id, connection_id = excluded.connection_id, ${setAll(POLICY_COLUMNS)}, updated_at = now()
   where (policies.customer_id, policies.connection_id, ${list(POLICY_COLUMNS, "policies.")})
     is distinct from (excluded.customer_id, excluded.connection_id, ${list(POLICY_COLUMNS, "excluded.")})`;
+}
+
+/**
+ * JSON parameters in pieces of this many rows: each string stays well under V8's large-object
+ * size (~128 KB), so it dies young instead of piling up in the large-object space until a full
+ * GC (that pile-up was most of the import's peak RSS).
+ */
+const JSON_CHUNK_ROWS = 100;
+
+function jsonChunks<T>(rows: T[]) {
+  const out: string[] = [];
+  for (let i = 0; i < rows.length; i += JSON_CHUNK_ROWS) out.push(JSON.stringify(rows.slice(i, i + JSON_CHUNK_ROWS)));
+  return out;
+}
 
 /** Multi-row upserts (JSON parameters, no per-row statements), one transaction per batch. */
 function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: string; runId: string; runnerId: string }) {
@@ -340,7 +364,7 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
       customersByKey.set(v.customer.sourceKey, v.customer);
       policiesByKey.set(v.policy.sourceKey, { customerKey: v.customer.sourceKey, policy: v.policy });
     }
-    const customerJson = JSON.stringify(
+    const customerJson = jsonChunks(
       Array.from(customersByKey.values(), (c) => ({
         source_key: c.sourceKey,
         customer_type: c.customerType,
@@ -359,7 +383,7 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
         csr: c.csr,
       })),
     );
-    const policyJson = JSON.stringify(
+    const policyJson = jsonChunks(
       Array.from(policiesByKey.values(), ({ customerKey, policy: p }) => ({
         customer_key: customerKey,
         source_key: p.sourceKey,
@@ -383,7 +407,8 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
         last_modified_at: p.lastModifiedAt,
       })),
     );
-    await tx.execute(withParams(UPSERT_BATCH, [scope.tenantId, scope.connectionId, customerJson, policyJson]));
+    const statement = upsertBatchSql(customerJson.length, policyJson.length);
+    await tx.execute(withParams(statement, [scope.tenantId, scope.connectionId, ...customerJson, ...policyJson]));
   }
 
 
@@ -534,7 +559,7 @@ export async function handleImportJob(
 ) {
   const runId = String(job.payload.runId ?? "");
   try {
-    // IMPORT_BATCH_SIZE: rows per transaction (default 1000); smaller batches checkpoint more often.
+    // IMPORT_BATCH_SIZE: rows per transaction (default 500); smaller batches checkpoint more often.
     const batchSize = Number(process.env.IMPORT_BATCH_SIZE) || undefined;
     await runImport(db, runId, { progress: helpers.progress, signal: helpers.signal, batchSize });
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Link } from "@remix-run/react";
 import { cn } from "~/utils/cn";
 import { formatMoney, formatNumber } from "~/utils/renewals";
 
@@ -74,5 +75,33 @@ export function FilterSelect({ name, label, value, options, all = "All" }: { nam
         ))}
       </select>
     </label>
+  );
+}
+
+/** Plain-link status filter (works without JavaScript); the current one is marked for screen readers. */
+export function StatusTabs<S extends string>({
+  label,
+  basePath,
+  current,
+  options,
+}: {
+  label: string;
+  basePath: string;
+  current: S;
+  options: ReadonlyArray<{ value: S; label: string }>;
+}) {
+  return (
+    <nav className="flex gap-3 text-sm" aria-label={label}>
+      {options.map((o) => (
+        <Link
+          key={o.value}
+          to={`${basePath}?status=${o.value}`}
+          aria-current={o.value === current ? "page" : undefined}
+          className={o.value === current ? "font-semibold" : "text-brand-600"}
+        >
+          {o.label}
+        </Link>
+      ))}
+    </nav>
   );
 }

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { format } from "date-fns";
 import { z } from "zod";
 import { Pagination } from "~/components/pagination";
-import { rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { rowClass, StatusTabs, tableClass, theadClass } from "~/components/renewals-ui";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { REMARKETS_PAGE_SIZE, listRemarkets } from "~/services/quotes.server";
 import { requireTenantContext } from "~/utils/auth.server";
@@ -30,13 +30,16 @@ export default function QuotesPage() {
         <h1 className="text-2xl font-bold">Quotes</h1>
         <p className="text-sm text-slate-600 dark:text-slate-300">Every re-marketed policy: record the quotes you get, then select the one the customer takes.</p>
       </div>
-      <nav className="flex gap-3 text-sm" aria-label="Re-market status">
-        {(["all", "open", "closed"] as const).map((s) => (
-          <Link key={s} to={`/quotes?status=${s}`} aria-current={s === status ? "page" : undefined} className={s === status ? "font-semibold" : "text-brand-600"}>
-            {s === "all" ? "All" : s === "open" ? "Awaiting a decision" : "Closed"}
-          </Link>
-        ))}
-      </nav>
+      <StatusTabs
+        label="Re-market status"
+        basePath="/quotes"
+        current={status}
+        options={[
+          { value: "all", label: "All" },
+          { value: "open", label: "Awaiting a decision" },
+          { value: "closed", label: "Closed" },
+        ]}
+      />
       <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
         <table className={tableClass} data-testid="remarkets">
           <thead className={theadClass}>

@@ -4,7 +4,7 @@ import { format, parseISO } from "date-fns";
 import { z } from "zod";
 import { PostForm } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
-import { rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { rowClass, StatusTabs, tableClass, theadClass } from "~/components/renewals-ui";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { isServiceError } from "~/services/errors.server";
@@ -60,13 +60,16 @@ export default function TasksPage() {
           Download open tasks (CSV)
         </a>
       </div>
-      <nav className="flex gap-3 text-sm" aria-label="Task status">
-        {(["open", "done", "all"] as const).map((s) => (
-          <Link key={s} to={`/tasks?status=${s}`} aria-current={s === status ? "page" : undefined} className={s === status ? "font-semibold" : "text-brand-600"}>
-            {s === "open" ? "Open" : s === "done" ? "Done" : "All"}
-          </Link>
-        ))}
-      </nav>
+      <StatusTabs
+        label="Task status"
+        basePath="/tasks"
+        current={status}
+        options={[
+          { value: "open", label: "Open" },
+          { value: "done", label: "Done" },
+          { value: "all", label: "All" },
+        ]}
+      />
       <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
         <table className={tableClass} data-testid="tasks">
           <thead className={theadClass}>

@@ -34,9 +34,12 @@ const amount = z.preprocess(
 );
 const actDays = z.coerce.number({ error: "Enter a number of days." }).int("Enter whole days.").min(1, "Enter at least 1 day.").max(365, "Enter at most 365 days.");
 
-const WhatIfSchema = z.object({ window: windowField, thresholdPct: pct, thresholdAmount: amount, actDaysBeforeExpiration: actDays });
-const PreferenceSchema = WhatIfSchema.extend({
-  forecastObjectId: z.enum([ALL_LINES, ...LINES_OF_BUSINESS], { error: "Choose what the preference applies to." }),
+const forecastObject = z.enum([ALL_LINES, ...LINES_OF_BUSINESS], { error: "Choose what the preference applies to." });
+const SettingsSchema = z.object({ window: windowField, thresholdPct: pct, thresholdAmount: amount, actDaysBeforeExpiration: actDays });
+// The what-if is per forecast object (seed forecast-preferences/{forecast_object_id}); none chosen: all lines.
+const WhatIfSchema = SettingsSchema.extend({ forecastObjectId: forecastObject.catch(ALL_LINES) });
+const PreferenceSchema = SettingsSchema.extend({
+  forecastObjectId: forecastObject,
   excludeFirstTerm: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
   excludeZeroPremium: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
 });
@@ -49,9 +52,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [preference, preferences, run] = await Promise.all([getForecastPreference(ctx, ALL_LINES), listForecastPreferences(ctx), getForecastRun(ctx)]);
   let whatIf: { input: z.infer<typeof WhatIfSchema>; result: Awaited<ReturnType<typeof simulateFlags>> } | null = null;
   let whatIfErrors: Record<string, string[]> | null = null;
+  // The object's own preference (falling back to 'all'): the form's starting values and the exclusions a save keeps.
+  const whatIfObject = forecastObject.catch(ALL_LINES).parse(url.searchParams.get("forecastObjectId") ?? ALL_LINES);
+  const objectPreference = whatIfObject === ALL_LINES ? preference : await getForecastPreference(ctx, whatIfObject);
   if (url.searchParams.get("whatif") === "1") {
     const parsed = WhatIfSchema.safeParse(Object.fromEntries(url.searchParams));
-    if (parsed.success) whatIf = { input: parsed.data, result: await simulateFlags(ctx, parsed.data) };
+    if (parsed.success) whatIf = { input: parsed.data, result: await simulateFlags(ctx, parsed.data, parsed.data.forecastObjectId) };
     else whatIfErrors = z.flattenError(parsed.error).fieldErrors as Record<string, string[]>;
   }
   const [summary, list, current] = await Promise.all([
@@ -59,7 +65,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listForecast(ctx, { page, pageSize: PAGE_SIZE, flaggedOnly }),
     simulateFlags(ctx, preference),
   ]);
-  return { preference, preferences, run, summary, list, page, pageCount: pageCountFor(list.total, PAGE_SIZE), flaggedOnly, whatIf, whatIfErrors, current };
+  return { preference, preferences, objectPreference, whatIfObject, run, summary, list, page, pageCount: pageCountFor(list.total, PAGE_SIZE), flaggedOnly, whatIf, whatIfErrors, current };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -84,12 +90,13 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ForecastPage() {
-  const { preference, preferences, run, summary, list, page, pageCount, flaggedOnly, whatIf, whatIfErrors, current } = useLoaderData<typeof loader>();
+  const { preference, preferences, objectPreference, whatIfObject, run, summary, list, page, pageCount, flaggedOnly, whatIf, whatIfErrors, current } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [params] = useSearchParams();
   const errors = actionData?.errors ?? {};
-  const wi = whatIf?.input ?? preference;
+  const wi = whatIf?.input ?? objectPreference;
+  const objectLabel = (id: string) => (id === ALL_LINES ? "all lines" : id);
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -159,6 +166,7 @@ export default function ForecastPage() {
         <Card title="What if?">
           <Form method="get" className="grid gap-3 sm:grid-cols-2" aria-label="What if">
             <input type="hidden" name="whatif" value="1" />
+            <ObjectSelect name="forecastObjectId" label="Applies to" value={whatIfObject} />
             <WindowSelect name="window" value={wi.window} error={whatIfErrors?.window} />
             <NumberInput name="thresholdPct" label="Premium increase from (%)" value={wi.thresholdPct} step="0.1" error={whatIfErrors?.thresholdPct} />
             <NumberInput name="thresholdAmount" label="or increase from ($)" value={wi.thresholdAmount ?? ""} step="1" error={whatIfErrors?.thresholdAmount} />
@@ -172,20 +180,21 @@ export default function ForecastPage() {
           {whatIf ? (
             <div className="mt-4 space-y-3" data-testid="what-if-result">
               <Notice tone={whatIf.result.overQuota ? "warning" : "success"}>
-                These settings would flag <strong>{formatNumber(whatIf.result.policies)}</strong> renewals for <strong>{formatNumber(whatIf.result.customers)}</strong> customers (each customer once), against{" "}
+                For {objectLabel(whatIf.input.forecastObjectId)}, these settings would flag <strong>{formatNumber(whatIf.result.policies)}</strong> renewals for <strong>{formatNumber(whatIf.result.customers)}</strong> customers (each customer once), against{" "}
                 <strong>{formatNumber(whatIf.result.quotaLeft)}</strong> re-markets left in {whatIf.result.quotaYear}.
-                {whatIf.result.overQuota ? " That is more than the quota left." : ""} Nothing is saved until you save.
+                {whatIf.result.overQuota ? " That is more than the quota left." : ""}
+                {whatIf.input.forecastObjectId === ALL_LINES ? " Lines with a preference of their own keep it." : ""} Nothing is saved until you save.
               </Notice>
               <PostForm>
-                <input type="hidden" name="forecastObjectId" value={ALL_LINES} />
+                <input type="hidden" name="forecastObjectId" value={whatIf.input.forecastObjectId} />
                 <input type="hidden" name="window" value={codeToPeriodLabel(whatIf.input.window)} />
                 <input type="hidden" name="thresholdPct" value={whatIf.input.thresholdPct} />
                 <input type="hidden" name="thresholdAmount" value={whatIf.input.thresholdAmount ?? ""} />
                 <input type="hidden" name="actDaysBeforeExpiration" value={whatIf.input.actDaysBeforeExpiration} />
-                {preference.excludeFirstTerm ? <input type="hidden" name="excludeFirstTerm" value="on" /> : null}
-                {preference.excludeZeroPremium ? <input type="hidden" name="excludeZeroPremium" value="on" /> : null}
+                {objectPreference.excludeFirstTerm ? <input type="hidden" name="excludeFirstTerm" value="on" /> : null}
+                {objectPreference.excludeZeroPremium ? <input type="hidden" name="excludeZeroPremium" value="on" /> : null}
                 <Button type="submit" name="intent" value="save">
-                  Save as preferences
+                  Save as preferences for {objectLabel(whatIf.input.forecastObjectId)}
                 </Button>
               </PostForm>
             </div>
@@ -204,17 +213,7 @@ export default function ForecastPage() {
             ))}
           </ul>
           <PostForm className="grid gap-3 sm:grid-cols-2" aria-label="Preferences">
-            <label className="block text-sm">
-              <span className="font-medium">Applies to</span>
-              <select name="forecastObjectId" defaultValue={actionData?.values.forecastObjectId ?? ALL_LINES} className={`${inputClass} mt-1`}>
-                <option value={ALL_LINES}>All lines</option>
-                {LINES_OF_BUSINESS.map((l) => (
-                  <option key={l} value={l}>
-                    {l}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <ObjectSelect name="forecastObjectId" label="Applies to" value={actionData?.values.forecastObjectId ?? ALL_LINES} />
             <WindowSelect name="window" value={periodToCode(actionData?.values.window, preference.window) ?? preference.window} error={errors.window} />
             <NumberInput name="thresholdPct" label="Premium increase from (%)" value={actionData?.values.thresholdPct ?? preference.thresholdPct} step="0.1" error={errors.thresholdPct} />
             <NumberInput name="thresholdAmount" label="or increase from ($)" value={actionData?.values.thresholdAmount ?? preference.thresholdAmount ?? ""} step="1" error={errors.thresholdAmount} />
@@ -308,6 +307,22 @@ export default function ForecastPage() {
         <Pagination page={page} pageCount={pageCount} key={params.toString()} />
       </Card>
     </div>
+  );
+}
+
+function ObjectSelect({ name, label, value }: { name: string; label: string; value: string }) {
+  return (
+    <label className="block text-sm">
+      <span className="font-medium">{label}</span>
+      <select name={name} defaultValue={value} className={`${inputClass} mt-1`}>
+        <option value={ALL_LINES}>All lines</option>
+        {LINES_OF_BUSINESS.map((l) => (
+          <option key={l} value={l}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -6,7 +6,7 @@ import { FREQUENCY_CAP_DAYS, windowEnd, type Exclusion, type PredictionLevel } f
 import { tenantToday } from "./forecast.server";
 import { clock } from "./context.server";
 import { getRemarketAllowance } from "./quota.server";
-import type { ForecastPreference } from "./forecast-preferences.server";
+import { ALL_LINES, listForecastPreferences, type ForecastPreference } from "./forecast-preferences.server";
 
 type Ctx = Pick<TenantContext, "db" | "tenantId" | "now">;
 
@@ -131,22 +131,45 @@ export async function forecastSummary(ctx: Ctx, window: ForecastPreference["wind
 
 export type WhatIfInput = Pick<ForecastPreference, "window" | "thresholdPct" | "thresholdAmount" | "actDaysBeforeExpiration">;
 
+type LineSettings = { line: string | null; input: WhatIfInput };
+
 /**
  * The what-if: how many renewals (and customers — each in the worklist once) these settings
  * would flag, against the quota left this year. Reads the stored forecast; saves nothing.
+ *
+ * Settings belong to a forecast object (seed forecast-preferences/{forecast_object_id}): for one
+ * line of business they apply to that line's renewals only; for 'all' they apply to every line
+ * without a preference of its own, and the lines with one keep their saved settings.
  */
-export async function simulateFlags(ctx: Ctx, input: WhatIfInput) {
+export async function simulateFlags(ctx: Ctx, input: WhatIfInput, forecastObjectId: string = ALL_LINES) {
   const today = await tenantToday(ctx);
   const now = clock(ctx);
   const since = new Date(now.getTime() - FREQUENCY_CAP_DAYS * 86_400_000).toISOString();
+  const own = forecastObjectId === ALL_LINES ? (await listForecastPreferences(ctx)).filter((p) => p.forecastObjectId !== ALL_LINES) : [];
+  const settings: LineSettings[] =
+    forecastObjectId === ALL_LINES ? [...own.map((p) => ({ line: p.forecastObjectId, input: p })), { line: null, input }] : [{ line: forecastObjectId, input }];
+  // One row of settings per line with its own (null: every other line), joined to the forecast.
+  const values = sql.join(
+    settings.map(
+      (s) =>
+        sql`(${s.line}::text, ${windowEnd(today, s.input.window)}::date, ${s.input.actDaysBeforeExpiration}::int, ${s.input.thresholdPct}::numeric, ${s.input.thresholdAmount}::numeric)`,
+    ),
+    sql`, `,
+  );
+  const scope =
+    forecastObjectId === ALL_LINES
+      ? sql`s.line = f.line_of_business or (s.line is null and f.line_of_business <> all(${sql.param(own.map((p) => p.forecastObjectId))}::text[]))`
+      : sql`s.line = f.line_of_business`;
   const result = await queryRows<{ policies: number | string; customers: number | string; premium: number | string | null }>(ctx.db, sql`
+    with s(line, window_end, act_days, pct, amount) as (values ${values})
     select count(*) as policies, count(distinct f.customer_id) as customers, sum(f.change_amount) as premium
-    from renewal_forecasts f
+    from renewal_forecasts f join s on ${scope}
     where f.tenant_id = ${ctx.tenantId} and f.eligible
-      and f.expiration_date <= ${windowEnd(today, input.window)}::date
-      and f.expiration_date - ${today}::date <= ${input.actDaysBeforeExpiration}
+      ${forecastObjectId === ALL_LINES ? sql`` : sql`and f.line_of_business = ${forecastObjectId}`}
+      and f.expiration_date <= s.window_end
+      and f.expiration_date - ${today}::date <= s.act_days
       and f.change_amount > 0
-      and (f.change_pct >= ${input.thresholdPct} ${input.thresholdAmount !== null ? sql`or f.change_amount >= ${input.thresholdAmount}` : sql``})
+      and (f.change_pct >= s.pct or f.change_amount >= s.amount)
       and not exists (select 1 from remarkets r where r.tenant_id = f.tenant_id and r.customer_id = f.customer_id and r.remarketed_at > ${since}::timestamptz)
       and not exists (select 1 from renewal_flags rf where rf.tenant_id = f.tenant_id and rf.policy_id = f.policy_id and rf.status in ('remarketed', 'dismissed'))`);
   const allowance = await getRemarketAllowance(ctx.db, ctx.tenantId, now);
@@ -154,6 +177,7 @@ export async function simulateFlags(ctx: Ctx, input: WhatIfInput) {
   const customers = Number(row?.customers ?? 0);
   const quotaLeft = Math.max(0, allowance.quota - allowance.used);
   return {
+    forecastObjectId,
     policies: Number(row?.policies ?? 0),
     customers,
     increase: Number(row?.premium ?? 0),

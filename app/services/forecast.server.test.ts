@@ -138,3 +138,38 @@ describe("forecast computation", () => {
     expect(bobForecast.exclusion).toBe("recently_remarketed");
   });
 });
+
+describe("what-if per forecast object", () => {
+  test("a line's settings count that line only; 'all' leaves lines with their own preference alone", async () => {
+    const { db, tenant, ctx } = await createTestTenant();
+    const now = () => NOW;
+    const scoped = { db, tenantId: tenant.id, now };
+    await saveForecastPreference({ ...ctx, now }, { ...DEFAULT_PREFERENCE, thresholdPct: 10, actDaysBeforeExpiration: 90 });
+    // Three customers with a +20 % HOME renewal in 30 days, two with a +20 % PAUTO renewal in 120 days.
+    for (let i = 0; i < 3; i++) {
+      const c = await createCustomer(db, tenant.id, { name: `Home ${i}` });
+      await createPolicy(db, tenant.id, { customerId: c.id, lineOfBusiness: "HOME", expirationDate: "2026-03-31", premium: 1000, renewalPremium: 1200 });
+    }
+    for (let i = 0; i < 2; i++) {
+      const c = await createCustomer(db, tenant.id, { name: `Auto ${i}` });
+      await createPolicy(db, tenant.id, { customerId: c.id, lineOfBusiness: "PAUTO", expirationDate: "2026-06-29", premium: 1000, renewalPremium: 1200 });
+    }
+    await recomputeForecast(scoped);
+    const wide = { window: "yr" as const, thresholdPct: 10, thresholdAmount: null, actDaysBeforeExpiration: 200 };
+
+    // PAUTO only: its two renewals come within 200 days; HOME is not counted.
+    expect(await simulateFlags(scoped, wide, "PAUTO")).toMatchObject({ forecastObjectId: "PAUTO", policies: 2, customers: 2 });
+    expect(await simulateFlags(scoped, { ...wide, thresholdPct: 25 }, "PAUTO")).toMatchObject({ policies: 0 });
+    expect(await simulateFlags(scoped, wide, "HOME")).toMatchObject({ policies: 3 });
+    // All lines, no preference per line: every line takes the settings.
+    expect(await simulateFlags(scoped, wide)).toMatchObject({ forecastObjectId: "all", policies: 5, customers: 5 });
+
+    // HOME gets its own preference (25 %): 'all' settings no longer reach HOME's renewals.
+    await saveForecastPreference({ ...ctx, now }, { ...DEFAULT_PREFERENCE, forecastObjectId: "HOME", thresholdPct: 25 });
+    expect(await simulateFlags(scoped, wide)).toMatchObject({ policies: 2 });
+    expect(await simulateFlags(scoped, { ...wide, thresholdPct: 1 }, "HOME")).toMatchObject({ policies: 3 });
+    // Another tenant's what-if sees none of this book.
+    const other = await createTestTenant();
+    expect(await simulateFlags({ db: other.db, tenantId: other.tenant.id, now }, wide, "PAUTO")).toMatchObject({ policies: 0 });
+  });
+});

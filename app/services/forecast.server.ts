@@ -2,6 +2,7 @@ import { queryRows } from "~/db/rows.server";
 import { addDays, differenceInCalendarDays, format, parseISO } from "date-fns";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
+import { openCopy } from "~/db/copy.server";
 import { forecastRuns, LINES_OF_BUSINESS, tenants, type WorklistFilterOptions } from "~/db/schema";
 import { clock } from "./context.server";
 import { enqueueJob, type JobHandler } from "./jobs.server";
@@ -14,6 +15,7 @@ import {
   rateKey,
   windowEnd,
   type Evaluation,
+  type Exclusion,
   type ExistingFlag,
   type RenewalInput,
 } from "./forecast-rules.server";
@@ -97,6 +99,12 @@ type CandidateRow = RenewalInput;
  * forecast row (offer or prediction, change, exclusion); the ones that pass every rule get a
  * flag with the reason. A flag someone acted on (re-marketed, dismissed, snoozed) keeps its
  * status; open flags that no longer qualify leave the worklist.
+ *
+ * The rules stay in TypeScript (forecast-rules.server.ts, tested as a table); the computation
+ * around them is set-based: everything the per-customer cap needs is read before the pass, each
+ * forecast row is written exactly once (renewals that cannot be flagged as soon as they are
+ * evaluated, the candidates after the cap), with COPY on PostgreSQL, and the worklist is
+ * refreshed from the flagged rows in two statements.
  */
 export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?: (progress: { evaluated: number }) => void } = {}) {
   const started = Date.now();
@@ -114,6 +122,10 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
     await tx.execute(sql`
       update renewal_flags set status = 'open', snoozed_until = null, status_changed_at = ${now.toISOString()}::timestamptz
       where tenant_id = ${ctx.tenantId} and status = 'snoozed' and snoozed_until <= ${today}::date`);
+    const capState = {
+      recentlyRemarketed: await recentlyRemarketedCustomers(tx, ctx.tenantId, now),
+      flags: await existingFlags(tx, ctx.tenantId),
+    };
     await tx.execute(sql`delete from renewal_forecasts where tenant_id = ${ctx.tenantId}`);
 
     const phases = { prepare: Date.now() - started, read: 0, evaluate: 0, write: 0, cap: 0, flags: 0 };
@@ -121,7 +133,8 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
       phases[key] += Date.now() - since;
       return Date.now();
     };
-    const candidates: Pick<Evaluation, "policyId" | "customerId" | "expirationDate">[] = [];
+    // Renewals that pass the single-renewal rules wait for the per-customer cap (a few percent of the book).
+    const candidates: ForecastRecord[] = [];
     let evaluated = 0;
     // Read in ranges of expiration dates sized to ~BATCH renewals each: every range is one
     // index range scan on (tenant_id, expiration_date), whatever the size of the book.
@@ -130,42 +143,38 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
       const rows: CandidateRow[] = await readRenewals(tx, ctx.tenantId, from, to);
       t = lap("read", t);
       if (rows.length === 0) continue;
-      const evaluations = rows.map((row) => evaluateRenewal(row, prefs.forLine(row.lineOfBusiness), predictRate(stats, row), today));
+      const settled: ForecastRecord[] = [];
+      for (const row of rows) {
+        const e = evaluateRenewal(row, prefs.forLine(row.lineOfBusiness), predictRate(stats, row), today);
+        (e.exclusion === null ? candidates : settled).push({ e, line: row.lineOfBusiness, flagged: false, exclusion: e.exclusion });
+      }
       t = lap("evaluate", t);
-      for (let i = 0; i < evaluations.length; i += BATCH) await insertForecasts(tx, ctx.tenantId, evaluations.slice(i, i + BATCH));
+      await writeForecasts(tx, ctx.tenantId, settled);
       lap("write", t);
-      for (const e of evaluations) if (e.exclusion === null) candidates.push(e);
       evaluated += rows.length;
       options.onProgress?.({ evaluated });
     }
 
     let t = Date.now();
-    // Rows written in this transaction have no statistics yet; without them the planner treats
-    // a million-row table as empty for the statements below.
-    if (evaluated > 50_000) await tx.execute(sql`analyze renewal_forecasts`);
-    const decided = applyCustomerCap(candidates, {
-      recentlyRemarketed: await recentlyRemarketedCustomers(tx, ctx.tenantId, now),
-      flags: await existingFlags(tx, ctx.tenantId),
-    });
-    const byExclusion = new Map<string, string[]>();
-    for (const [policyId, exclusion] of decided) {
-      const key = exclusion ?? "";
-      byExclusion.set(key, [...(byExclusion.get(key) ?? []), policyId]);
+    const decided = applyCustomerCap(
+      candidates.map((c) => c.e),
+      capState,
+    );
+    const flaggedIds: string[] = [];
+    for (const c of candidates) {
+      const exclusion = decided.get(c.e.policyId) ?? null;
+      c.exclusion = exclusion;
+      c.flagged = exclusion === null;
+      if (c.flagged) flaggedIds.push(c.e.policyId);
     }
-    for (const [key, ids] of byExclusion) {
-      for (let i = 0; i < ids.length; i += 20_000) {
-        await tx.execute(sql`
-          update renewal_forecasts set flagged = ${key === ""}, exclusion = ${key === "" ? null : key}
-          where tenant_id = ${ctx.tenantId} and policy_id = any(${sql.param(ids.slice(i, i + 20_000))}::uuid[])`);
-      }
-    }
-    const flagged = byExclusion.get("")?.length ?? 0;
     t = lap("cap", t);
+    await writeForecasts(tx, ctx.tenantId, candidates);
+    t = lap("write", t);
     options.onProgress?.({ evaluated });
-    await upsertFlags(tx, ctx.tenantId, now, byExclusion.get("") ?? []);
+    await upsertFlags(tx, ctx.tenantId, now, flaggedIds);
     const filterOptions = await readFilterOptions(tx, ctx.tenantId);
     lap("flags", t);
-    const run = { computedAt: now, evaluated, flagged, durationMs: Date.now() - started, filterOptions, phases };
+    const run = { computedAt: now, evaluated, flagged: flaggedIds.length, durationMs: Date.now() - started, filterOptions, phases };
     await tx
       .insert(forecastRuns)
       .values({ tenantId: ctx.tenantId, ...run })
@@ -218,24 +227,71 @@ async function readRenewals(tx: DbOrTx, tenantId: string, from: string, to: stri
   );
 }
 
-// Column arrays through unnest(): one statement per batch, whatever the driver.
-async function insertForecasts(tx: DbOrTx, tenantId: string, rows: Evaluation[]) {
-  if (rows.length === 0) return;
-  const col = <T>(pick: (e: Evaluation) => T) => sql.param(rows.map(pick));
+/** One forecast row as written: the evaluation, the policy's line and the final flag decision. */
+type ForecastRecord = { e: Evaluation; line: string; flagged: boolean; exclusion: Exclusion | null };
+
+const FORECAST_COLUMNS =
+  "tenant_id, policy_id, customer_id, line_of_business, expiration_date, prior_premium, current_premium, renewal_premium, predicted, prediction_level, prediction_sample, prediction_rate, change_pct, change_amount, in_window, flagged, exclusion, eligible, why";
+
+/**
+ * Writes forecast rows: one COPY per batch on PostgreSQL (a COPY holds the connection, and the
+ * reads share it), column arrays through unnest() on the embedded database (no COPY FROM STDIN).
+ */
+async function writeForecasts(tx: DbOrTx, tenantId: string, records: ForecastRecord[]) {
+  if (records.length === 0) return;
+  const stream = await openCopy(tx, `copy renewal_forecasts (${FORECAST_COLUMNS}) from stdin`);
+  if (!stream) {
+    for (let i = 0; i < records.length; i += BATCH) await insertForecasts(tx, tenantId, records.slice(i, i + BATCH));
+    return;
+  }
+  for (let i = 0; i < records.length; i += 1_000) await stream.write(records.slice(i, i + 1_000).map((r) => copyLine(tenantId, r)).join(""));
+  await stream.end();
+}
+
+/** COPY text format: tab-separated, \N for null, backslash escaped (the JSON is the only free text). */
+function copyLine(tenantId: string, { e, line, flagged, exclusion }: ForecastRecord) {
+  const v = (x: string | number | boolean | null | undefined) =>
+    x === null || x === undefined ? "\\N" : typeof x === "boolean" ? (x ? "t" : "f") : String(x).replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
+  const p = e.prediction;
+  return `${[
+    tenantId,
+    e.policyId,
+    e.customerId,
+    v(line),
+    e.expirationDate,
+    v(e.priorPremium),
+    v(e.currentPremium),
+    v(e.renewalPremium),
+    v(e.predicted),
+    v(p?.level ?? null),
+    v(p?.sample ?? null),
+    v(p ? Number(p.rate.toFixed(6)) : null),
+    v(e.changePct),
+    v(e.changeAmount),
+    v(e.inWindow),
+    v(flagged),
+    v(exclusion),
+    v(e.eligible),
+    v(e.why ? JSON.stringify(e.why) : null),
+  ].join("\t")}\n`;
+}
+
+// Column arrays through unnest(): one statement per batch.
+async function insertForecasts(tx: DbOrTx, tenantId: string, records: ForecastRecord[]) {
+  if (records.length === 0) return;
+  const col = <T>(pick: (r: ForecastRecord) => T) => sql.param(records.map(pick));
   await tx.execute(sql`
-    insert into renewal_forecasts (tenant_id, policy_id, customer_id, expiration_date, prior_premium, current_premium,
-      renewal_premium, predicted, prediction_level, prediction_sample, prediction_rate, change_pct, change_amount,
-      in_window, flagged, exclusion, eligible, why)
+    insert into renewal_forecasts (${sql.raw(FORECAST_COLUMNS)})
     select ${tenantId}::uuid, * from unnest(
-      ${col((e) => e.policyId)}::uuid[], ${col((e) => e.customerId)}::uuid[], ${col((e) => e.expirationDate)}::date[],
-      ${col((e) => e.priorPremium)}::numeric[], ${col((e) => e.currentPremium)}::numeric[],
-      ${col((e) => e.renewalPremium)}::numeric[], ${col((e) => e.predicted)}::boolean[],
-      ${col((e) => e.prediction?.level ?? null)}::text[], ${col((e) => e.prediction?.sample ?? null)}::int[],
-      ${col((e) => (e.prediction ? Number(e.prediction.rate.toFixed(6)) : null))}::numeric[],
-      ${col((e) => e.changePct)}::numeric[], ${col((e) => e.changeAmount)}::numeric[],
-      ${col((e) => e.inWindow)}::boolean[], ${col(() => false)}::boolean[],
-      ${col((e) => e.exclusion)}::text[], ${col((e) => e.eligible)}::boolean[],
-      ${col((e) => (e.why ? JSON.stringify(e.why) : null))}::jsonb[]
+      ${col((r) => r.e.policyId)}::uuid[], ${col((r) => r.e.customerId)}::uuid[], ${col((r) => r.line)}::text[], ${col((r) => r.e.expirationDate)}::date[],
+      ${col((r) => r.e.priorPremium)}::numeric[], ${col((r) => r.e.currentPremium)}::numeric[],
+      ${col((r) => r.e.renewalPremium)}::numeric[], ${col((r) => r.e.predicted)}::boolean[],
+      ${col((r) => r.e.prediction?.level ?? null)}::text[], ${col((r) => r.e.prediction?.sample ?? null)}::int[],
+      ${col((r) => (r.e.prediction ? Number(r.e.prediction.rate.toFixed(6)) : null))}::numeric[],
+      ${col((r) => r.e.changePct)}::numeric[], ${col((r) => r.e.changeAmount)}::numeric[],
+      ${col((r) => r.e.inWindow)}::boolean[], ${col((r) => r.flagged)}::boolean[],
+      ${col((r) => r.exclusion)}::text[], ${col((r) => r.e.eligible)}::boolean[],
+      ${col((r) => (r.e.why ? JSON.stringify(r.e.why) : null))}::jsonb[]
     )`);
 }
 
@@ -252,7 +308,8 @@ async function existingFlags(tx: DbOrTx, tenantId: string) {
   return new Map(result.map((r) => [String(r.policy_id), { customerId: String(r.customer_id), status: r.status }]));
 }
 
-// Set-based: flagged forecast rows become (or refresh) worklist rows in one statement.
+// Set-based: flagged forecast rows become (or refresh) worklist rows in one statement, driven by
+// the flagged ids (primary-key lookups: the rows just written have no planner statistics yet).
 async function upsertFlags(tx: DbOrTx, tenantId: string, now: Date, flaggedIds: string[]) {
   const at = now.toISOString();
   await tx.execute(sql`
@@ -262,10 +319,10 @@ async function upsertFlags(tx: DbOrTx, tenantId: string, now: Date, flaggedIds: 
     select f.tenant_id, f.policy_id, f.customer_id, c.name, p.policy_number, p.line_of_business, p.carrier_name,
       p.risk_state, p.producer, f.expiration_date, f.prior_premium, f.current_premium, f.renewal_premium, f.predicted,
       f.change_pct, f.change_amount, 'open', f.why->>'ruleVersion', f.why, ${at}::timestamptz, ${at}::timestamptz
-    from renewal_forecasts f
+    from unnest(${sql.param(flaggedIds)}::uuid[]) as x(policy_id)
+      join renewal_forecasts f on f.tenant_id = ${tenantId} and f.policy_id = x.policy_id
       join policies p on p.id = f.policy_id
       join customers c on c.id = f.customer_id
-    where f.tenant_id = ${tenantId} and f.flagged
     on conflict (tenant_id, policy_id) do update set
       customer_name = excluded.customer_name, policy_number = excluded.policy_number,
       line_of_business = excluded.line_of_business, carrier_name = excluded.carrier_name,

@@ -98,6 +98,8 @@ export const renewalForecasts = pgTable(
     // deleted policy's row is invisible anyway (reads join policies) until the next computation.
     policyId: uuid("policy_id").notNull(),
     customerId: uuid("customer_id").notNull(),
+    /** The policy's line of business (the what-if applies per forecast object without a join). */
+    lineOfBusiness: text("line_of_business").notNull().default(""),
     expirationDate: date("expiration_date", { mode: "string" }).notNull(),
     priorPremium: money("prior_premium"),
     currentPremium: money("current_premium"),

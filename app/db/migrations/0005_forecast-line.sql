@@ -1,0 +1,1 @@
+ALTER TABLE "renewal_forecasts" ADD COLUMN "line_of_business" text DEFAULT '' NOT NULL;

@@ -1,16 +1,32 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { getDashboard } from "~/services/dashboard.server";
 import { requireTenantContext } from "~/utils/auth.server";
+import { formatNumber } from "~/utils/format";
+import { formatLocalDay } from "~/utils/time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | Remarket" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request);
-  return { tenantName: ctx.auth.tenant.name, userName: ctx.auth.user.name };
+  const timeZone = ctx.auth.tenant.timeZone;
+  const dashboard = await getDashboard({ db: ctx.db, tenantId: ctx.tenantId, timeZone });
+  // Dates are formatted here, in the agency's time zone (the browser's may differ).
+  const day = (d: Date | null) => (d ? formatLocalDay(d, timeZone) : null);
+  return {
+    tenantName: ctx.auth.tenant.name,
+    userName: ctx.auth.user.name,
+    forecast: { ...dashboard.forecast, computedAt: day(dashboard.forecast.computedAt) },
+    quota: dashboard.quota,
+    connections: { ...dashboard.connections, lastSyncAt: day(dashboard.connections.lastSyncAt) },
+    hasBook: dashboard.hasBook,
+  };
 }
 
 export default function Dashboard() {
-  const { tenantName, userName } = useLoaderData<typeof loader>();
+  const { tenantName, userName, forecast, quota, connections, hasBook } = useLoaderData<typeof loader>();
+  const empty = !hasBook && connections.total === 0;
   return (
     <div className="space-y-6">
       <div>
@@ -19,21 +35,107 @@ export default function Dashboard() {
         </h1>
         <p className="text-sm text-slate-600 dark:text-slate-300">Welcome back, {userName}.</p>
       </div>
-      <div className="grid gap-4 md:grid-cols-2">
-        <EmptyCard
-          title="Connect your agency management system"
-          body="Bring in customers, policies and carriers from EZLynx, Applied Epic, QQCatalyst, HawkSoft, Salesforce or any export."
-          to="/integration-setup"
-          action="Start integration setup"
-        />
-        <EmptyCard
-          title="Upload an export"
-          body="Upload a CSV or Excel export to see a data-quality report before you import it."
-          to="/files"
-          action="Go to files"
-        />
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+        {empty ? (
+          <>
+            <EmptyCard
+              title="Connect your agency management system"
+              body="Bring in customers, policies and carriers from EZLynx, Applied Epic, QQCatalyst, HawkSoft, Salesforce or any export."
+              to="/integration-setup"
+              action="Start integration setup"
+            />
+            <EmptyCard
+              title="Upload an export"
+              body="Upload a CSV or Excel export to see a data-quality report before you import it."
+              to="/files"
+              action="Go to files"
+            />
+          </>
+        ) : (
+          <>
+            <DashCard title="Renewals to act on" testId="card-forecast" to="/remarket" action="Open the worklist">
+              {forecast.computedAt ? (
+                <>
+                  <p>
+                    <Figure>{`${forecast.dueSoonCapped ? "More than " : ""}${formatNumber(forecast.dueSoon)}`}</Figure> flagged renewal{forecast.dueSoon === 1 ? "" : "s"} expire in the
+                    next {forecast.dueDays} days.
+                  </p>
+                  <p className="mt-1 text-slate-600 dark:text-slate-300">
+                    {forecast.openCapped ? "More than " : ""}
+                    {formatNumber(forecast.open)} open in the worklist · forecast of {forecast.computedAt} ·{" "}
+                    <Link to="/forecast" className="text-brand-600 hover:underline">
+                      Forecast
+                    </Link>
+                  </p>
+                </>
+              ) : (
+                <p>
+                  The forecast has not been computed yet.{" "}
+                  <Link to="/forecast" className="text-brand-600 underline">
+                    Compute it on the Forecast page
+                  </Link>
+                  .
+                </p>
+              )}
+            </DashCard>
+            <DashCard title="Connections" testId="card-connections" to="/connect-database" action="Manage connections">
+              <p>
+                <Figure>{formatNumber(connections.total)}</Figure> connection{connections.total === 1 ? "" : "s"}
+                {connections.lastSyncAt ? `, last synced ${connections.lastSyncAt}` : connections.total ? ", not synced yet" : ""}.
+              </p>
+              {connections.inError > 0 ? (
+                <p className="mt-1 font-medium text-red-700 dark:text-red-400" data-testid="connections-error">
+                  ⚠ {formatNumber(connections.inError)} in error: check {connections.inError === 1 ? "it" : "them"} on the Connections page.
+                </p>
+              ) : connections.total ? (
+                <p className="mt-1 text-slate-600 dark:text-slate-300">None in error.</p>
+              ) : (
+                <p className="mt-1 text-slate-600 dark:text-slate-300">
+                  Data came from an upload.{" "}
+                  <Link to="/integration-setup" className="text-brand-600 hover:underline">
+                    Connect your system
+                  </Link>{" "}
+                  to keep it in sync.
+                </p>
+              )}
+            </DashCard>
+          </>
+        )}
+        <DashCard title={`Re-marketing quota ${quota.year}`} testId="card-quota" to="/billing" action="Billing and usage">
+          <p>
+            <Figure>{formatNumber(quota.used)}</Figure> of {formatNumber(quota.quota)} re-markets used ({quota.pct}%), {formatNumber(Math.max(0, quota.quota - quota.used))} left.
+          </p>
+          <div
+            className="mt-2 h-2 rounded-full bg-slate-200 dark:bg-slate-800"
+            role="progressbar"
+            aria-label={`Re-marketing quota ${quota.year} used`}
+            aria-valuemin={0}
+            aria-valuemax={quota.quota}
+            aria-valuenow={quota.used}
+            aria-valuetext={`${quota.used} of ${quota.quota} used`}
+          >
+            <div className={`h-2 rounded-full ${quota.pct >= 100 ? "bg-red-600" : quota.pct >= 80 ? "bg-amber-500" : "bg-brand-600"}`} style={{ width: `${quota.pct}%` }} />
+          </div>
+          {quota.pct >= 80 ? <p className="mt-1 font-medium text-amber-800 dark:text-amber-300">{quota.pct >= 100 ? "Used up for this year." : "Running low."}</p> : null}
+        </DashCard>
       </div>
     </div>
+  );
+}
+
+function Figure({ children }: { children: ReactNode }) {
+  return <strong className="text-2xl font-bold tabular-nums">{children}</strong>;
+}
+
+function DashCard({ title, testId, to, action, children }: { title: string; testId: string; to: string; action: string; children: ReactNode }) {
+  return (
+    <section className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800" data-testid={testId} aria-label={title}>
+      <h2 className="font-semibold">{title}</h2>
+      <div className="mt-2 text-sm">{children}</div>
+      <Link to={to} className="mt-3 inline-block text-sm font-semibold text-brand-600 hover:underline">
+        {action} →
+      </Link>
+    </section>
   );
 }
 

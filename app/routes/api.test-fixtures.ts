@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
 import { getEnv } from "~/env.server";
-import { users } from "~/db/schema";
+import { billingAccounts, users } from "~/db/schema";
+import { seedBookDemo } from "~/services/book-demo.server";
 import { connectionFixture } from "~/services/connection-fixtures.server";
 import { createLoginSession } from "~/services/login-sessions.server";
 import { hashPassword } from "~/services/passwords.server";
@@ -32,6 +33,9 @@ const ConsumeQuotaSchema = z.object({
   count: z.number().int().min(1).max(1000).default(1),
 });
 
+/** A tenant with the demo book (which computes its forecast), whose free trial ended yesterday (the unpaid refusal). */
+const UnpaidBookSchema = z.object({ action: z.literal("unpaid-book"), tenantId: z.string().uuid(), userId: z.string().uuid() });
+
 export async function action({ request }: ActionFunctionArgs) {
   if (!getEnv().ENABLE_TEST_FIXTURES) throw new Response("Not found", { status: 404 });
   const body = await request.json();
@@ -42,6 +46,13 @@ export async function action({ request }: ActionFunctionArgs) {
     const results = [];
     for (let i = 0; i < count; i++) results.push(await db.transaction((tx) => consumeRemarketQuota(tx, tenantId)));
     return Response.json({ results });
+  }
+  if (body?.action === "unpaid-book") {
+    const { tenantId, userId } = UnpaidBookSchema.parse(body);
+    const now = new Date();
+    await db.transaction((tx) => seedBookDemo({ db: tx, tenantId, userId, now }));
+    await db.update(billingAccounts).set({ trialEndsAt: new Date(now.getTime() - 86_400_000) }).where(eq(billingAccounts.tenantId, tenantId));
+    return Response.json({ ok: true });
   }
   const input = FixtureSchema.parse(body);
   // A fixed address (an allow-listed staff e-mail) is used by both Playwright projects: the

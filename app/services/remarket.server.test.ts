@@ -1,6 +1,6 @@
 import { and, count, eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { auditEvents, jobs, remarketUsage, remarkets, renewalFlags, tasks } from "~/db/schema";
+import { auditEvents, billingAccounts, bulkActions, jobs, remarketUsage, remarkets, renewalFlags, tasks } from "~/db/schema";
 import { createCustomer, createPolicy } from "../../tests/support/book-factories";
 import { createTestTenant } from "../../tests/support/factories";
 import { recomputeForecast } from "./forecast.server";
@@ -74,6 +74,34 @@ describe("re-market", () => {
     expect(await usedIn(t)).toBe(2);
     const [{ n }] = await t.db.select({ n: count() }).from(remarkets).where(eq(remarkets.tenantId, t.tenant.id));
     expect(n).toBe(2);
+  });
+
+  test("refuses an agency whose trial is over without a plan: single and bulk, nothing used", async () => {
+    const t = await tenantWithPolicies(3);
+    // The trial ended on 14 Feb 2026 (New York), two weeks before NOW; no subscription.
+    await t.db.update(billingAccounts).set({ trialEndsAt: new Date("2026-02-15T00:00:00Z") }).where(eq(billingAccounts.tenantId, t.tenant.id));
+    const message = "Your free trial ended on 14 Feb 2026. Re-marketing needs an active subscription: choose a plan on the Billing page to re-market again.";
+    await expect(remarketPolicy(t.ctx, t.policyIds[0])).rejects.toMatchObject({ message, status: 403 });
+
+    await recomputeForecast({ db: t.db, tenantId: t.tenant.id, now: () => NOW });
+    const flags = await t.db.select({ id: renewalFlags.id }).from(renewalFlags).where(eq(renewalFlags.tenantId, t.tenant.id));
+    expect(flags.length).toBeGreaterThan(0);
+    await expect(remarketFlags(t.ctx, flags.map((f) => f.id), true)).rejects.toMatchObject({ message, status: 403 });
+    const [logged] = await t.db.select().from(bulkActions).where(eq(bulkActions.tenantId, t.tenant.id));
+    expect(logged).toMatchObject({ action: "remarket", requested: flags.length, succeeded: 0 });
+    expect(logged.failures.map((f) => f.reason)).toEqual(flags.map(() => message));
+
+    expect(await usedIn(t)).toBe(0);
+    const [{ n }] = await t.db.select({ n: count() }).from(remarkets).where(eq(remarkets.tenantId, t.tenant.id));
+    expect(n).toBe(0);
+    expect(await t.db.select().from(tasks).where(eq(tasks.tenantId, t.tenant.id))).toHaveLength(0);
+
+    // A plan (an active subscription) lifts the refusal.
+    await t.db
+      .update(billingAccounts)
+      .set({ subscriptionId: "sub_test", subscriptionStatus: "active", plan: "starter" })
+      .where(eq(billingAccounts.tenantId, t.tenant.id));
+    await expect(remarketPolicy(t.ctx, t.policyIds[0])).resolves.toMatchObject({ used: 1 });
   });
 
   test("20 parallel re-markets against a quota of 10 leave exactly 10", async () => {

@@ -1,4 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
+import type { DbOrTx } from "~/db/client.server";
 import type { BulkFailure } from "~/db/schema";
 import { customers, policies, remarkets, renewalFlags, renewalForecasts, users } from "~/db/schema";
 import { recordAudit } from "./audit.server";
@@ -6,11 +7,23 @@ import { clock, type TenantContext } from "./context.server";
 import { NotFoundError, ServiceError, isServiceError } from "./errors.server";
 import { requireUuid } from "./ids.server";
 import { tenantToday } from "./forecast.server";
+import { getEntitlements } from "./entitlements.server";
 import { consumeRemarketQuota, getRemarketAllowance } from "./quota.server";
 import { createRemarketTask } from "./tasks.server";
 import { flagLabel, logBulkAction, requireFlags } from "./worklist.server";
 
 export const ALREADY_REMARKETED = "This policy has already been re-marketed.";
+
+/** The refusal for an agency whose trial is over without a paid plan (or whose payment lapsed). */
+export function unpaidRefusal(reason: string | undefined) {
+  return `${reason ?? "Your subscription is not active."} Re-marketing needs an active subscription: choose a plan on the Billing page to re-market again.`;
+}
+
+/** Unpaid (entitlements, seed custom:paid) → the unpaid refusal; otherwise the quota's own message. */
+async function refusalMessage(db: DbOrTx, tenantId: string, now: Date, reason: string) {
+  const entitlements = await getEntitlements(db, tenantId, now);
+  return entitlements.paid ? { message: reason, status: 409 as const } : { message: unpaidRefusal(entitlements.reason), status: 403 as const };
+}
 
 /**
  * Re-market one policy term (seed policies/remarket), all in one transaction: refuse when the
@@ -42,7 +55,10 @@ export async function remarketPolicy(ctx: TenantContext, policyId: string) {
   if (!policy) throw new NotFoundError("Policy not found");
 
   const allowance = await getRemarketAllowance(ctx.db, ctx.tenantId, now);
-  if (!allowance.allowed) throw new ServiceError(allowance.reason, 409);
+  if (!allowance.allowed) {
+    const refusal = await refusalMessage(ctx.db, ctx.tenantId, now, allowance.reason);
+    throw new ServiceError(refusal.message, refusal.status);
+  }
   const today = await tenantToday(ctx);
 
   return ctx.db.transaction(async (tx) => {
@@ -79,7 +95,10 @@ export async function remarketPolicy(ctx: TenantContext, policyId: string) {
     if (!remarket) throw new ServiceError(ALREADY_REMARKETED, 409);
 
     const usage = await consumeRemarketQuota(tx, ctx.tenantId, now);
-    if (!usage.ok) throw new ServiceError(usage.reason, 409);
+    if (!usage.ok) {
+      const refusal = await refusalMessage(tx, ctx.tenantId, now, usage.reason);
+      throw new ServiceError(refusal.message, refusal.status);
+    }
     if (usage.quotaYear !== allowance.quotaYear) {
       await tx.update(remarkets).set({ quotaYear: usage.quotaYear }).where(eq(remarkets.id, remarket.id));
     }
@@ -110,6 +129,13 @@ export async function remarketPolicy(ctx: TenantContext, policyId: string) {
 /** Re-market the policies of worklist rows; each succeeds or fails on its own, and the bulk log records both. */
 export async function remarketFlags(ctx: TenantContext, flagIds: string[], bulk: boolean) {
   const flags = await requireFlags(ctx.db, ctx.tenantId, flagIds);
+  // Unpaid: one clear refusal for the whole selection (logged like any bulk action), not one per row.
+  const entitlements = await getEntitlements(ctx.db, ctx.tenantId, clock(ctx));
+  if (!entitlements.paid) {
+    const message = unpaidRefusal(entitlements.reason);
+    if (bulk) await logBulkAction(ctx, { action: "remarket", requested: flags.length, succeeded: 0, failures: flags.map((f) => ({ id: f.id, label: flagLabel(f), reason: message })) });
+    throw new ServiceError(message, 403);
+  }
   const failures: BulkFailure[] = [];
   const done: Awaited<ReturnType<typeof remarketPolicy>>[] = [];
   for (const flag of flags) {

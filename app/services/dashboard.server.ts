@@ -1,0 +1,86 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "~/db/client.server";
+import { queryRows } from "~/db/rows.server";
+import type { SubscriptionStatus } from "~/db/schema";
+import { effectiveAnnualQuota } from "./billing-account.server";
+import { clock } from "./context.server";
+import { calendarDate } from "./forecast.server";
+import { getPlan, type PlanId } from "./plans.server";
+import { quotaYearOf } from "./quota.server";
+
+/** Flagged renewals expiring within this many days are the dashboard's "act now" figure. */
+export const DASHBOARD_DUE_DAYS = 30;
+/** Flags are counted up to here ("more than 1,000" says enough, and the counts stay under a millisecond at any size). */
+export const DASHBOARD_COUNT_CAP = 1_000;
+
+export type DashboardCtx = { db: DbOrTx; tenantId: string; timeZone: string; now?: () => Date };
+
+type Row = {
+  due_soon: number | string;
+  open_flags: number | string;
+  computed_at: Date | string | null;
+  used: number | null;
+  quota_override: number | null;
+  subscription_id: string | null;
+  subscription_status: SubscriptionStatus | null;
+  plan: string | null;
+  connections: number | string;
+  connections_in_error: number | string;
+  last_sync_at: Date | string | null;
+  has_book: boolean;
+};
+
+/**
+ * Everything the dashboard shows, in one statement of sub-selects, each an index lookup or a short
+ * index range of this tenant's rows: the dashboard is on the server-rendering benchmark's path.
+ * Forecast: open flags expiring in the next 30 days (and all open, capped); quota: this year's use
+ * of the year's quota; connections: how many, the last sync, how many are in error.
+ */
+export async function getDashboard(ctx: DashboardCtx) {
+  const now = clock(ctx);
+  const today = calendarDate(now, ctx.timeZone);
+  const quotaYear = quotaYearOf(now, ctx.timeZone);
+  const t = ctx.tenantId;
+  const [r] = await queryRows<Row>(ctx.db, sql`
+    select
+      (select count(*) from (select 1 from renewal_flags where tenant_id = ${t} and status = 'open'
+        and expiration_date >= ${today}::date and expiration_date <= ${today}::date + ${DASHBOARD_DUE_DAYS}::int limit ${DASHBOARD_COUNT_CAP + 1}) d) as due_soon,
+      (select count(*) from (select 1 from renewal_flags where tenant_id = ${t} and status = 'open' limit ${DASHBOARD_COUNT_CAP + 1}) o) as open_flags,
+      (select computed_at from forecast_runs where tenant_id = ${t}) as computed_at,
+      (select used from remarket_usage where tenant_id = ${t} and quota_year = ${quotaYear}) as used,
+      b.annual_quota_override as quota_override, b.subscription_id, b.subscription_status, b.plan,
+      c.total as connections, c.in_error as connections_in_error, c.last_sync_at,
+      -- Ordered on the (tenant_id, expiration_date) index: a bare EXISTS may seq-scan every tenant's policies.
+      (select expiration_date from policies where tenant_id = ${t} order by expiration_date limit 1) is not null as has_book
+    from (select 1) one
+      left join billing_accounts b on b.tenant_id = ${t}
+      left join lateral (
+        select count(*) as total, count(*) filter (where status = 'error' or invalid_credentials) as in_error, max(last_sync_at) as last_sync_at
+        from connections where tenant_id = ${t} and status <> 'disconnected'
+      ) c on true`);
+  const subscription =
+    r.subscription_id && r.subscription_status
+      ? { id: r.subscription_id, status: r.subscription_status, plan: (getPlan(r.plan)?.id ?? null) as PlanId | null, currentPeriodEnd: null, trialEnd: null, pastDueSince: null }
+      : null;
+  const quota = effectiveAnnualQuota({ annualQuotaOverride: r.quota_override ?? null, subscription });
+  const used = Number(r.used ?? 0);
+  const open = Number(r.open_flags);
+  const dueSoon = Number(r.due_soon);
+  const date = (v: Date | string | null) => (v === null ? null : new Date(v));
+  return {
+    today,
+    forecast: {
+      dueSoon: Math.min(dueSoon, DASHBOARD_COUNT_CAP),
+      dueSoonCapped: dueSoon > DASHBOARD_COUNT_CAP,
+      dueDays: DASHBOARD_DUE_DAYS,
+      open: Math.min(open, DASHBOARD_COUNT_CAP),
+      openCapped: open > DASHBOARD_COUNT_CAP,
+      computedAt: date(r.computed_at),
+    },
+    quota: { year: quotaYear, used, quota, pct: quota > 0 ? Math.min(100, Math.round((used / quota) * 100)) : 100 },
+    connections: { total: Number(r.connections), inError: Number(r.connections_in_error), lastSyncAt: date(r.last_sync_at) },
+    hasBook: Boolean(r.has_book),
+  };
+}
+
+export type Dashboard = Awaited<ReturnType<typeof getDashboard>>;

@@ -166,8 +166,9 @@ export default function RemarketPage() {
       </div>
 
       <Card>
-        <Form method="get" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-7 lg:items-end" aria-label="Filters">
-          <label className="block text-sm lg:col-span-2">
+        {/* As many columns of at least 9rem as fit: no filter is ever squeezed, whatever the width. */}
+        <Form method="get" className="grid grid-cols-[repeat(auto-fill,minmax(9rem,1fr))] items-end gap-3" aria-label="Filters">
+          <label className="col-span-2 block text-sm">
             <span className="font-medium text-slate-700 dark:text-slate-200">Search customer or policy number</span>
             <input type="search" name="q" defaultValue={filters.q ?? ""} className={`${inputClass} mt-1`} />
           </label>
@@ -175,8 +176,8 @@ export default function RemarketPage() {
           <FilterSelect name="carrier" label="Carrier" value={filters.carrier ?? ""} options={options.carriers.map((v) => ({ value: v, label: v }))} />
           <FilterSelect name="line" label="Line" value={filters.line ?? ""} options={options.lines.map((v) => ({ value: v, label: v }))} />
           <FilterSelect name="producer" label="Producer" value={filters.producer ?? ""} options={options.producers.map((v) => ({ value: v, label: v }))} />
-          <div className="flex items-end gap-2">
-            <FilterSelect name="state" label="State" value={filters.state ?? ""} options={options.states.map((v) => ({ value: v, label: v }))} />
+          <FilterSelect name="state" label="State" value={filters.state ?? ""} options={options.states.map((v) => ({ value: v, label: v }))} />
+          <div>
             <Button type="submit" variant="secondary">
               Apply
             </Button>

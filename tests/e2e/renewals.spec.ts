@@ -150,3 +150,39 @@ test("another agency's customer and quotes pages are 404", async ({ page, browse
   }
   await other.close();
 });
+
+test("what-if for one line of business saves that line's preference", async ({ page }) => {
+  await startDemo(page);
+  await page.goto("/forecast");
+  const whatIf = page.getByRole("form", { name: "What if" });
+  await whatIf.getByLabel("Applies to").selectOption("HOME");
+  await whatIf.getByLabel("Premium increase from (%)").fill("7.5");
+  await whatIf.getByLabel("Act within days of expiry").fill("120");
+  await whatIf.getByRole("button", { name: "Show what would be flagged" }).click();
+  await expect(page).toHaveURL(/forecastObjectId=HOME/);
+  await expect(page.getByTestId("what-if-result")).toContainText("For HOME, these settings would flag");
+  await expect(page.getByRole("form", { name: "What if" }).getByLabel("Applies to")).toHaveValue("HOME");
+  await page.getByRole("button", { name: "Save as preferences for HOME" }).click();
+  await expect(page.getByText("Saved for HOME.")).toBeVisible();
+  await expect(page.getByTestId("preferences")).toContainText("HOME: 12 months, from 7.5%");
+  await expect(page.getByTestId("preferences")).toContainText("act within 120 days");
+  // 'All lines' kept its own settings.
+  await expect(page.getByTestId("preferences")).not.toContainText("All lines: 12 months, from 7.5%");
+});
+
+test("dashboard: forecast, quota and connections cards link to their pages", async ({ page }) => {
+  await startDemo(page);
+  const forecast = page.getByTestId("card-forecast");
+  await expect(forecast).toContainText(/\d+ flagged renewals? expires? in the next 30 days/);
+  const quota = page.getByTestId("card-quota");
+  await expect(quota).toContainText(/\d+ of [\d,]+ re-markets used \(\d+%\)/);
+  await expect(page.getByTestId("card-connections")).toContainText(/\d+ connections?/);
+  await quota.getByRole("link", { name: "Billing and usage" }).click();
+  await expect(page).toHaveURL(/\/billing$/);
+  await page.goto("/");
+  await page.getByTestId("card-forecast").getByRole("link", { name: "Open the worklist" }).click();
+  await expect(page.getByRole("heading", { name: "Re-market" })).toBeVisible();
+  await page.goto("/");
+  await page.getByTestId("card-connections").getByRole("link", { name: "Manage connections" }).click();
+  await expect(page).toHaveURL(/\/connect-database$/);
+});

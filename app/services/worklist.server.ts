@@ -1,12 +1,11 @@
 import { queryRows } from "~/db/rows.server";
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
-import { bulkActions, remarkets, renewalFlags, type BulkFailure, type FlagStatus } from "~/db/schema";
+import { bulkActions, remarkets, renewalFlags, type BulkFailure, type FlagStatus, type WorklistFilterOptions } from "~/db/schema";
 import { recordAudit } from "./audit.server";
 import { clock, type TenantContext } from "./context.server";
 import { NotFoundError, ServiceError } from "./errors.server";
 import { requireUuid } from "./ids.server";
-import { getForecastRun } from "./forecast.server";
 
 export type WorklistFilters = {
   status: FlagStatus;
@@ -43,7 +42,7 @@ function worklistWhere(tenantId: string, f: WorklistFilters) {
 export async function listWorklist(ctx: Pick<TenantContext, "db" | "tenantId">, filters: WorklistFilters, page: number) {
   const where = worklistWhere(ctx.tenantId, filters);
   const cap = countCapFor(page);
-  const [rows, counted, run] = await Promise.all([
+  const [rows, counted] = await Promise.all([
     ctx.db
       .select({
         id: renewalFlags.id,
@@ -74,18 +73,19 @@ export async function listWorklist(ctx: Pick<TenantContext, "db" | "tenantId">, 
       .orderBy(asc(renewalFlags.expirationDate), asc(renewalFlags.id))
       .limit(WORKLIST_PAGE_SIZE)
       .offset((page - 1) * WORKLIST_PAGE_SIZE),
-    queryRows<{ n: number | string }>(ctx.db, 
-      sql`select count(*) as n from (select 1 from ${renewalFlags} where ${where} limit ${cap + 1}) capped`,
-    ),
-    getForecastRun(ctx),
+    // The capped count and the last computation (filter choices, time) in one statement.
+    queryRows<{ n: number | string; filter_options: WorklistFilterOptions | null; computed_at: Date | string | null }>(ctx.db, sql`
+      select (select count(*) from (select 1 from ${renewalFlags} where ${where} limit ${cap + 1}) capped) as n, r.filter_options, r.computed_at
+      from (select 1) one left join forecast_runs r on r.tenant_id = ${ctx.tenantId}`),
   ]);
   const total = Number(counted[0]?.n ?? 0);
+  const run = counted[0];
   return {
     rows,
     total: Math.min(total, cap),
     capped: total > cap,
-    options: run?.filterOptions ?? { carriers: [], lines: [], producers: [], states: [] },
-    computedAt: run?.computedAt ?? null,
+    options: run?.filter_options ?? { carriers: [], lines: [], producers: [], states: [] },
+    computedAt: run?.computed_at ? new Date(run.computed_at) : null,
   };
 }
 

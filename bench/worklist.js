@@ -153,6 +153,7 @@ async function startServer() {
       DATABASE_URL,
       DATA_DIR: path.join(ROOT, "bench/out/worklist-data"),
       ENABLE_TEST_FIXTURES: "true",
+      BENCH_ROUTES: "true",
       ACCESS_LOG: "false",
       RUN_WORKER: "true",
       PG_POOL_MAX: "10",

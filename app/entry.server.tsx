@@ -38,6 +38,8 @@ export default function handleRequest(
         onAllReady() {
           pipe(
             new Writable({
+              // React treats a 'close' event as an early disconnect and ends the stream again.
+              emitClose: false,
               write(chunk: Buffer, _encoding, done) {
                 chunks.push(chunk);
                 done();

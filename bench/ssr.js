@@ -5,6 +5,7 @@
 //   3. /            — the dashboard, signed in.
 // Usage: node bench/ssr.js [--no-build] [--duration 10] [--connections 16] [--profile] [--only /path]
 // --profile writes the server's V8 CPU profile to bench/out/prof (read it with bench/cpu-profile-summary.js).
+// BENCH_NODE_ARGS="--max-semi-space-size=32" passes flags to the server's node.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
@@ -64,7 +65,7 @@ async function main() {
   delete env.DATABASE_URL;
   delete env.PGLITE_DIR;
 
-  const nodeArgs = flag("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "prof")}`] : [];
+  const nodeArgs = [...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean), ...(flag("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "prof")}`] : [])];
   const server = spawn(process.execPath, [...nodeArgs, "server/index.js"], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
   const exited = new Promise((resolve) => server.once("exit", resolve));
   try {

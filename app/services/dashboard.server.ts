@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "~/db/client.server";
+import type { Db, DbOrTx } from "~/db/client.server";
+import { embeddedPrepared } from "~/db/prepared.server";
 import { queryRows } from "~/db/rows.server";
 import type { SubscriptionStatus } from "~/db/schema";
 import { effectiveAnnualQuota } from "./billing-account.server";
 import { clock } from "./context.server";
+import { NotFoundError } from "./errors.server";
 import { calendarDate } from "./forecast.server";
 import { getPlan, type PlanId } from "./plans.server";
 import { quotaYearOf } from "./quota.server";
@@ -30,34 +32,54 @@ type Row = {
   has_book: boolean;
 };
 
+// One text parameter, "tenant id|today|quota year", so the embedded database can PREPARE the
+// statement once (see app/db/prepared.server.ts); it is checked against this pattern before use.
+const PARAM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\|\d{4}-\d{2}-\d{2}\|\d{4}$/;
+
 /**
  * Everything the dashboard shows, in one statement of sub-selects, each an index lookup or a short
  * index range of this tenant's rows: the dashboard is on the server-rendering benchmark's path.
  * Forecast: open flags expiring in the next 30 days (and all open, capped); quota: this year's use
  * of the year's quota; connections: how many, the last sync, how many are in error.
  */
+function dashboardStatement(p: string) {
+  const tenant = `split_part(${p}, '|', 1)::uuid`;
+  const today = `split_part(${p}, '|', 2)::date`;
+  const year = `split_part(${p}, '|', 3)::int`;
+  return `select
+    (select count(*) from (select 1 from renewal_flags where tenant_id = ${tenant} and status = 'open'
+      and expiration_date >= ${today} and expiration_date <= ${today} + ${DASHBOARD_DUE_DAYS} limit ${DASHBOARD_COUNT_CAP + 1}) d) as due_soon,
+    (select count(*) from (select 1 from renewal_flags where tenant_id = ${tenant} and status = 'open' limit ${DASHBOARD_COUNT_CAP + 1}) o) as open_flags,
+    (select computed_at from forecast_runs where tenant_id = ${tenant}) as computed_at,
+    (select used from remarket_usage where tenant_id = ${tenant} and quota_year = ${year}) as used,
+    b.annual_quota_override as quota_override, b.subscription_id, b.subscription_status, b.plan,
+    c.total as connections, c.in_error as connections_in_error, c.last_sync_at,
+    -- Ordered on the (tenant_id, expiration_date) index: a bare EXISTS may seq-scan every tenant's policies.
+    (select expiration_date from policies where tenant_id = ${tenant} order by expiration_date limit 1) is not null as has_book
+  from (select 1) one
+    left join billing_accounts b on b.tenant_id = ${tenant}
+    left join lateral (
+      select count(*) as total, count(*) filter (where status = 'error' or invalid_credentials) as in_error, max(last_sync_at) as last_sync_at
+      from connections where tenant_id = ${tenant} and status <> 'disconnected'
+    ) c on true`;
+}
+
+const embedded = embeddedPrepared<Row>({
+  name: "dashboard_facts",
+  statement: () => ({ toSQL: () => ({ sql: dashboardStatement("$1"), params: [""] }) }),
+  paramType: "text",
+  literalPattern: PARAM,
+});
+
 export async function getDashboard(ctx: DashboardCtx) {
   const now = clock(ctx);
   const today = calendarDate(now, ctx.timeZone);
   const quotaYear = quotaYearOf(now, ctx.timeZone);
-  const t = ctx.tenantId;
-  const [r] = await queryRows<Row>(ctx.db, sql`
-    select
-      (select count(*) from (select 1 from renewal_flags where tenant_id = ${t} and status = 'open'
-        and expiration_date >= ${today}::date and expiration_date <= ${today}::date + ${DASHBOARD_DUE_DAYS}::int limit ${DASHBOARD_COUNT_CAP + 1}) d) as due_soon,
-      (select count(*) from (select 1 from renewal_flags where tenant_id = ${t} and status = 'open' limit ${DASHBOARD_COUNT_CAP + 1}) o) as open_flags,
-      (select computed_at from forecast_runs where tenant_id = ${t}) as computed_at,
-      (select used from remarket_usage where tenant_id = ${t} and quota_year = ${quotaYear}) as used,
-      b.annual_quota_override as quota_override, b.subscription_id, b.subscription_status, b.plan,
-      c.total as connections, c.in_error as connections_in_error, c.last_sync_at,
-      -- Ordered on the (tenant_id, expiration_date) index: a bare EXISTS may seq-scan every tenant's policies.
-      (select expiration_date from policies where tenant_id = ${t} order by expiration_date limit 1) is not null as has_book
-    from (select 1) one
-      left join billing_accounts b on b.tenant_id = ${t}
-      left join lateral (
-        select count(*) as total, count(*) filter (where status = 'error' or invalid_credentials) as in_error, max(last_sync_at) as last_sync_at
-        from connections where tenant_id = ${t} and status <> 'disconnected'
-      ) c on true`);
+  const param = `${ctx.tenantId}|${today}|${quotaYear}`;
+  if (!PARAM.test(param)) throw new NotFoundError("Agency not found");
+  // PostgreSQL (or a transaction): the same text with the checked parameter as a literal.
+  const rows = (await embedded(ctx.db as Db, param)) ?? (await queryRows<Row>(ctx.db, sql.raw(dashboardStatement(`'${param}'`))));
+  const r = rows[0];
   const subscription =
     r.subscription_id && r.subscription_status
       ? { id: r.subscription_id, status: r.subscription_status, plan: (getPlan(r.plan)?.id ?? null) as PlanId | null, currentPeriodEnd: null, trialEnd: null, pastDueSince: null }

@@ -9,10 +9,20 @@ export function formatNumber(value: unknown, decimals = 0): string {
   if (typeof value === "boolean") return "";
   const num = typeof value === "number" ? value : Number(String(value).trim());
   if (!Number.isFinite(num)) return "";
-  return num.toLocaleString("en-US", {
-    minimumFractionDigits: decimals,
-    maximumFractionDigits: decimals,
-  });
+  return numberFormat(decimals).format(num);
+}
+
+const numberFormats = new Map<number, Intl.NumberFormat>();
+
+// toLocaleString with options builds a new Intl.NumberFormat on every call (tens of µs each; a
+// worklist page formats ~150 numbers): one formatter per number of decimals, same output.
+function numberFormat(decimals: number) {
+  let f = numberFormats.get(decimals);
+  if (!f) {
+    f = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    numberFormats.set(decimals, f);
+  }
+  return f;
 }
 
 /** US dollars with grouping; '' for missing input, like formatNumber. */

@@ -9,6 +9,8 @@ export function localDateParts(instant: Date, timeZone: string) {
   return { year, month, day, iso };
 }
 
+// Zone names can come from a browser's cookie: the caches are bounded.
+const MAX_CACHED_ZONES = 1_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string) {
@@ -19,16 +21,24 @@ function formatter(timeZone: string) {
     } catch {
       f = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", year: "numeric", month: "numeric", day: "numeric" });
     }
-    formatters.set(timeZone, f);
+    if (formatters.size < MAX_CACHED_ZONES) formatters.set(timeZone, f);
   }
   return f;
 }
 
-/** "14 Mar 2026" for an instant, in the tenant's time zone. */
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** "14 Mar 2026" for an instant, in the tenant's time zone (an unknown zone reads as UTC). */
 export function formatLocalDay(instant: Date, timeZone: string) {
-  try {
-    return new Intl.DateTimeFormat("en-GB", { timeZone, day: "2-digit", month: "short", year: "numeric" }).format(instant);
-  } catch {
-    return new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "2-digit", month: "short", year: "numeric" }).format(instant);
+  let f = dayFormatters.get(timeZone);
+  if (!f) {
+    const options = { day: "2-digit", month: "short", year: "numeric" } as const;
+    try {
+      f = new Intl.DateTimeFormat("en-GB", { ...options, timeZone });
+    } catch {
+      f = new Intl.DateTimeFormat("en-GB", { ...options, timeZone: "UTC" });
+    }
+    if (dayFormatters.size < MAX_CACHED_ZONES) dayFormatters.set(timeZone, f);
   }
+  return f.format(instant);
 }

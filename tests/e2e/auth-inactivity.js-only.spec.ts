@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { createUser, signInByCookie } from "./helpers";
 
 // Runs in the js project only (playwright.config.ts): without JavaScript there is no modal, and

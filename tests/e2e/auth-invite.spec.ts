@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createUser, readLinkFromOutbox, signInByCookie, uniqueEmail } from "./helpers";
 
 test("an admin invites a teammate, who joins the same agency", async ({ page, context, baseURL, browser, javaScriptEnabled, request }) => {

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { PASSWORD, createUser, readCodeFromOutbox, signInByCookie } from "./helpers";
 
 test("forgot password → code from the outbox → new password → signed in", async ({ page, request }) => {

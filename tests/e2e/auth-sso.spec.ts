@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { uniqueEmail } from "./helpers";
 
 // The loopback OpenID provider (tests/support/oidc-server.js) shows oidc-provider's development

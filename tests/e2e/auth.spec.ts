@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { PASSWORD, createUser, readCodeFromOutbox, signInByCookie, uniqueEmail } from "./helpers";
 
 test("sign up → code from the outbox → dashboard", async ({ page }) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createUser, signInByCookie } from "./helpers";
 
 const agency = (prefix: string) => `${prefix} ${randomUUID().slice(0, 6)}`;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { PASSWORD, uniqueEmail } from "./helpers";
 
 // Kill the server (SIGKILL) in the middle of an import, start it again: the job is claimed again

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createUser, signInByCookie, uniqueEmail } from "./helpers";
 
 const cookieOf = (user: { sessionCookie: string }) => `__session=${user.sessionCookie}`;

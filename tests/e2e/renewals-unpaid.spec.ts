@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createUser, signInByCookie } from "./helpers";
 
 // An agency whose free trial ended without a plan: the worklist is there, re-marketing is refused

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 
 // Every test starts its own demo agency ("Try the demo"), so tests never share rows.
 async function startDemo(page: Page) {

@@ -18,6 +18,7 @@ import { recordAudit } from "./audit.server";
 import { connectorFor, isAllowedApiUrl } from "./connectors/index.server";
 import type { TestResult } from "./connectors/types";
 import { clock, type TenantContext } from "./context.server";
+import type { DbOrTx } from "~/db/client.server";
 import { NotFoundError, ServiceError } from "./errors.server";
 
 export type ConnectionRow = typeof connections.$inferSelect;
@@ -185,26 +186,61 @@ export async function saveConnectionSettings(ctx: TenantContext, connectionId: s
         ...(fileChanged ? { state: {} } : {}),
       })
       .where(and(eq(connections.id, id), eq(connections.tenantId, ctx.tenantId)));
-  } else {
-    await ctx.db.insert(connections).values({
-      ...values,
-      id,
-      tenantId: ctx.tenantId,
-      integrationId: integration.id,
-      step: "CONNECTION_MAPPING",
-      status: "not_connected",
-      createdAt: now,
-    });
   }
+  const adoptedFrom = existing
+    ? null
+    : await ctx.db.transaction(async (tx) => {
+        await tx.insert(connections).values({
+          ...values,
+          id,
+          tenantId: ctx.tenantId,
+          integrationId: integration.id,
+          step: "CONNECTION_MAPPING",
+          status: "not_connected",
+          createdAt: now,
+        });
+        return adoptDisconnectedData(tx, ctx.tenantId, integration.id, id);
+      });
   await recordAudit(ctx.db, {
     tenantId: ctx.tenantId,
     actorUserId: ctx.userId || null,
     action: existing ? "connection.updated" : "connection.created",
     subjectType: "connection",
     subjectId: id,
-    details: { integrationId: integration.id, file: file?.name ?? null },
+    details: { integrationId: integration.id, file: file?.name ?? null, ...(adoptedFrom ? { adoptedDataOf: adoptedFrom } : {}) },
   }).catch(() => {});
   return getConnection(ctx, id);
+}
+
+/**
+ * The same source connected again: a new connection takes over the imported data of the most
+ * recently disconnected connection of the same integration (data kept at disconnect), so its
+ * imports update those customers and policies instead of doubling them. Source keys are unique
+ * per connection (docs/decisions/customer-source-keys.md). Returns the connection it came from.
+ */
+async function adoptDisconnectedData(tx: DbOrTx, tenantId: string, integrationId: string, connectionId: string) {
+  const [previous] = await tx
+    .select({ id: connections.id })
+    .from(connections)
+    .where(
+      and(
+        eq(connections.tenantId, tenantId),
+        eq(connections.integrationId, integrationId as ConnectionRow["integrationId"]),
+        eq(connections.status, "disconnected"),
+        sql`${connections.id} <> ${connectionId}`,
+        sql`exists (select 1 from ${customers} where ${customers.tenantId} = ${tenantId} and ${customers.connectionId} = ${connections.id})`,
+      ),
+    )
+    .orderBy(desc(connections.disconnectedAt))
+    .limit(1);
+  if (!previous) return null;
+  for (const table of [customers, policies, employeeAccounts]) {
+    await tx
+      .update(table)
+      .set({ connectionId })
+      .where(and(eq(table.tenantId, tenantId), eq(table.connectionId, previous.id)));
+  }
+  return previous.id;
 }
 
 /** "Test connection": try the entered (or saved) credentials or file without saving anything. */

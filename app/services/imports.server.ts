@@ -297,8 +297,9 @@ const list = (cols: readonly string[], prefix = "") => cols.map((c) => `${prefix
 const setAll = (cols: readonly string[]) => cols.map((c) => `${c} = excluded.${c}`).join(", ");
 
 /**
- * Customers and policies of a batch in ONE statement: the customers upsert (a data-modifying
- * CTE) hands its ids to the policies upsert; customers that did not change are not returned by
+ * Customers and policies of a batch in ONE statement, keyed by source key within the connection
+ * (docs/decisions/customer-source-keys.md): the customers upsert (a data-modifying CTE) hands its
+ * ids to the policies upsert; customers that did not change are not returned by
  * the upsert, so their ids come from the table as it was before the statement. A row that
  * would not change is not rewritten (IS DISTINCT FROM), so re-running an import changes nothing.
  */
@@ -311,13 +312,14 @@ function upsertBatchSql(tenantId: string, connectionId: string, customerJson: Bu
   up as (
     insert into customers (tenant_id, connection_id, source_key, ${raw(list(CUSTOMER_COLUMNS))})
     select ${tenantId}::uuid, ${connectionId}::uuid, source_key, ${raw(list(CUSTOMER_COLUMNS))} from input_c
-    on conflict (tenant_id, source_key) do update set connection_id = excluded.connection_id, ${raw(setAll(CUSTOMER_COLUMNS))}, updated_at = now()
-    where (customers.connection_id, ${raw(list(CUSTOMER_COLUMNS, "customers."))}) is distinct from (excluded.connection_id, ${raw(list(CUSTOMER_COLUMNS, "excluded."))})
+    on conflict (tenant_id, connection_id, source_key) do update set ${raw(setAll(CUSTOMER_COLUMNS))}, updated_at = now()
+    where (${raw(list(CUSTOMER_COLUMNS, "customers."))}) is distinct from (${raw(list(CUSTOMER_COLUMNS, "excluded."))})
     returning id, source_key
   ), ids as (
     select id, source_key from up
     union all
-    select c.id, c.source_key from customers c join input_c i on c.tenant_id = ${tenantId}::uuid and c.source_key = i.source_key
+    select c.id, c.source_key from customers c
+    join input_c i on c.tenant_id = ${tenantId}::uuid and c.connection_id = ${connectionId}::uuid and c.source_key = i.source_key
     where not exists (select 1 from up where up.source_key = c.source_key)
   ), input_p as (
     select * from json_to_recordset(${fromJson(policyJson)}) as p(customer_key text, source_key text, ${raw(POLICY_COLUMNS.map((c) => `${c} ${POLICY_TYPES[c]}`).join(", "))})
@@ -325,9 +327,8 @@ function upsertBatchSql(tenantId: string, connectionId: string, customerJson: Bu
   insert into policies (tenant_id, customer_id, connection_id, source_key, ${raw(list(POLICY_COLUMNS))})
   select ${tenantId}::uuid, ids.id, ${connectionId}::uuid, p.source_key, ${raw(list(POLICY_COLUMNS, "p."))}
   from input_p p join ids on ids.source_key = p.customer_key
-  on conflict (tenant_id, source_key) do update set customer_id = excluded.customer_id, connection_id = excluded.connection_id, ${raw(setAll(POLICY_COLUMNS))}, updated_at = now()
-  where (policies.customer_id, policies.connection_id, ${raw(list(POLICY_COLUMNS, "policies."))})
-    is distinct from (excluded.customer_id, excluded.connection_id, ${raw(list(POLICY_COLUMNS, "excluded."))})`;
+  on conflict (tenant_id, connection_id, source_key) do update set customer_id = excluded.customer_id, ${raw(setAll(POLICY_COLUMNS))}, updated_at = now()
+  where (policies.customer_id, ${raw(list(POLICY_COLUMNS, "policies."))}) is distinct from (excluded.customer_id, ${raw(list(POLICY_COLUMNS, "excluded."))})`;
 }
 
 /** Multi-row upserts (JSON parameters, no per-row statements), one transaction per batch. */

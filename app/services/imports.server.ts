@@ -213,7 +213,7 @@ async function writeRejectionsOnly(
 }
 
 async function insertRejections(db: DbOrTx, tenantId: string, runId: string, rows: Extract<Classified, { kind: "rejected" }>[]) {
-  const json = jsonRows(rows, (r) => ({ row_number: r.row.rowNumber, reasons: r.reasons, raw: Object.entries(r.row.values) }));
+  const json = new JsonRowsWriter().write(rows, (r) => ({ row_number: r.row.rowNumber, reasons: r.reasons, raw: Object.entries(r.row.values) }));
   await db.execute(sql`
     insert into import_rejections (tenant_id, run_id, row_number, reasons, raw)
     select ${tenantId}::uuid, ${runId}::uuid, x.row_number, x.reasons, x.raw
@@ -222,31 +222,39 @@ async function insertRejections(db: DbOrTx, tenantId: string, runId: string, row
 }
 
 /**
- * Rows as a JSON array in a Buffer (UTF-8), written row by row; a statement takes it as one
- * bytea parameter (`fromJson`). JSON.stringify of a whole batch returns a rope of 16 KB parts
- * that the driver flattens into one more copy before encoding it; both copies outlived a
- * young-generation collection while the statement ran, and piled up in the old generation
- * (most of the import's peak RSS). Small per-row strings die young; the Buffer is off-heap.
+ * Rows as a JSON array in a Buffer (UTF-8), written row by row into memory the writer keeps and
+ * reuses; a statement takes it as one bytea parameter (`fromJson`). JSON.stringify of a whole
+ * batch returns a rope of 16 KB parts that the driver flattens into one more copy before encoding
+ * it: both copies outlived young-generation collections while the statement ran and piled up in
+ * the old generation (most of the import's peak RSS). A fresh Buffer per statement moved the churn
+ * to malloc, which kept the freed pages. Per-row strings die young; the buffer is allocated once.
+ * The returned view is valid until the next `write` (each statement is awaited before the next).
  */
-export function jsonRows<T>(rows: Iterable<T>, toJson: (row: T) => unknown): Buffer {
-  const parts: string[] = [];
-  let bytes = 2;
-  for (const row of rows) {
-    const part = JSON.stringify(toJson(row));
-    parts.push(part);
-    bytes += Buffer.byteLength(part) + 1;
+export class JsonRowsWriter {
+  private buffer = Buffer.allocUnsafe(64 * 1024);
+
+  write<T>(rows: Iterable<T>, toJson: (row: T) => unknown): Buffer {
+    let offset = this.buffer.write("[", 0);
+    for (const row of rows) {
+      const part = JSON.stringify(toJson(row));
+      // A UTF-16 unit is at most 3 UTF-8 bytes; +2 for the comma and the closing bracket.
+      this.reserve(offset, part.length * 3 + 2);
+      if (offset > 1) offset += this.buffer.write(",", offset);
+      offset += this.buffer.write(part, offset);
+    }
+    offset += this.buffer.write("]", offset);
+    return this.buffer.subarray(0, offset);
   }
-  const buffer = Buffer.allocUnsafe(bytes);
-  let offset = buffer.write("[", 0);
-  for (let i = 0; i < parts.length; i++) {
-    if (i > 0) offset += buffer.write(",", offset);
-    offset += buffer.write(parts[i], offset);
+
+  private reserve(offset: number, bytes: number) {
+    if (offset + bytes <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, offset + bytes));
+    this.buffer.copy(grown, 0, 0, offset);
+    this.buffer = grown;
   }
-  offset += buffer.write("]", offset);
-  return buffer.subarray(0, offset);
 }
 
-/** A `jsonRows` parameter as json in SQL (node-postgres and PGlite both bind a Buffer as bytea). */
+/** A `JsonRowsWriter` parameter as json in SQL (node-postgres and PGlite both bind a Buffer as bytea). */
 const fromJson = (json: Buffer) => sql`convert_from(${json}::bytea, 'UTF8')::json`;
 
 type Rows<T> = { rows: T[] };
@@ -337,6 +345,8 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
   const knownPeople = new Set<string>();
   // Spellings already written (a few dozen people across 100 000 rows): skips the key per row.
   const knownNames = new Set<string>();
+  const customerRows = new JsonRowsWriter();
+  const policyRows = new JsonRowsWriter();
 
   async function carriersFor(tx: DbOrTx, names: string[]) {
     const missing = [...new Set(names.map((n) => n.toLowerCase()))].filter((n) => !carrierIds.has(n));
@@ -361,7 +371,7 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
       customersByKey.set(v.customer.sourceKey, v.customer);
       policiesByKey.set(v.policy.sourceKey, { customerKey: v.customer.sourceKey, policy: v.policy });
     }
-    const customerJson = jsonRows(customersByKey.values(), (c) => ({
+    const customerJson = customerRows.write(customersByKey.values(), (c) => ({
       source_key: c.sourceKey,
       customer_type: c.customerType,
       first_name: c.firstName,
@@ -378,7 +388,7 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
       producer: c.producer,
       csr: c.csr,
     }));
-    const policyJson = jsonRows(policiesByKey.values(), ({ customerKey, policy: p }) => ({
+    const policyJson = policyRows.write(policiesByKey.values(), ({ customerKey, policy: p }) => ({
       customer_key: customerKey,
       source_key: p.sourceKey,
       policy_number: p.policyNumber,

@@ -18,6 +18,8 @@ import { recordAudit } from "./audit.server";
 import { connectorFor, isAllowedApiUrl } from "./connectors/index.server";
 import type { TestResult } from "./connectors/types";
 import { clock, type TenantContext } from "./context.server";
+import { sanitizeFileName } from "./file-types.server";
+import { createUploadedFile } from "./files.server";
 import type { DbOrTx } from "~/db/client.server";
 import { NotFoundError, ServiceError } from "./errors.server";
 
@@ -160,6 +162,7 @@ export async function saveConnectionSettings(ctx: TenantContext, connectionId: s
   }
 
   const now = clock(ctx);
+  const fileChanged = Boolean(input.file) && input.file!.key !== existing?.fileKey;
   const values = {
     name: input.name.trim(),
     settings,
@@ -172,35 +175,38 @@ export async function saveConnectionSettings(ctx: TenantContext, connectionId: s
     invalidCredentials: false,
     updatedAt: now,
   };
-  if (existing) {
-    const fileChanged = Boolean(input.file) && input.file!.key !== existing.fileKey;
-    await ctx.db
-      .update(connections)
-      .set({
-        ...values,
-        step: laterStep(existing.step, "CONNECTION_MAPPING"),
-        status: existing.status === "error" || existing.status === "disconnected" ? "not_connected" : existing.status,
-        lastError: null,
-        disconnectedAt: null,
-        // A new file may have other columns: the saved mapping stays, the wizard shows what no longer matches.
-        ...(fileChanged ? { state: {} } : {}),
-      })
-      .where(and(eq(connections.id, id), eq(connections.tenantId, ctx.tenantId)));
-  }
-  const adoptedFrom = existing
-    ? null
-    : await ctx.db.transaction(async (tx) => {
-        await tx.insert(connections).values({
+  // One transaction: the connection and its export's row in the files capability (with the
+  // queued EDA) are saved together or not at all.
+  const adoptedFrom = await ctx.db.transaction(async (tx) => {
+    const fileId = fileChanged ? await recordExportFile({ ...ctx, db: tx } as TenantContext, input.file!) : undefined;
+    if (existing) {
+      await tx
+        .update(connections)
+        .set({
           ...values,
-          id,
-          tenantId: ctx.tenantId,
-          integrationId: integration.id,
-          step: "CONNECTION_MAPPING",
-          status: "not_connected",
-          createdAt: now,
-        });
-        return adoptDisconnectedData(tx, ctx.tenantId, integration.id, id);
-      });
+          ...(fileId ? { fileId } : {}),
+          step: laterStep(existing.step, "CONNECTION_MAPPING"),
+          status: existing.status === "error" || existing.status === "disconnected" ? "not_connected" : existing.status,
+          lastError: null,
+          disconnectedAt: null,
+          // A new file may have other columns: the saved mapping stays, the wizard shows what no longer matches.
+          ...(fileChanged ? { state: {} } : {}),
+        })
+        .where(and(eq(connections.id, id), eq(connections.tenantId, ctx.tenantId)));
+      return null;
+    }
+    await tx.insert(connections).values({
+      ...values,
+      id,
+      fileId: fileId ?? null,
+      tenantId: ctx.tenantId,
+      integrationId: integration.id,
+      step: "CONNECTION_MAPPING",
+      status: "not_connected",
+      createdAt: now,
+    });
+    return adoptDisconnectedData(tx, ctx.tenantId, integration.id, id);
+  });
   await recordAudit(ctx.db, {
     tenantId: ctx.tenantId,
     actorUserId: ctx.userId || null,
@@ -210,6 +216,17 @@ export async function saveConnectionSettings(ctx: TenantContext, connectionId: s
     details: { integrationId: integration.id, file: file?.name ?? null, ...(adoptedFrom ? { adoptedDataOf: adoptedFrom } : {}) },
   }).catch(() => {});
   return getConnection(ctx, id);
+}
+
+/**
+ * An export uploaded in step 1 is also a file of the files capability: listed on /files, with
+ * its EDA report like any other upload (the bytes are shared: the row points at the same key).
+ */
+async function recordExportFile(ctx: TenantContext, file: UploadedFile) {
+  const extension = file.name.toLowerCase().endsWith(".xlsx") ? "xlsx" : "csv";
+  const name = sanitizeFileName(file.name) || `export.${extension}`;
+  const { id } = await createUploadedFile(ctx, { name, extension, size: file.bytes, domain: "policies", storageKey: file.key });
+  return id;
 }
 
 /**

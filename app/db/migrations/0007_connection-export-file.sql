@@ -1,0 +1,2 @@
+ALTER TABLE "connections" ADD COLUMN "file_id" uuid;--> statement-breakpoint
+ALTER TABLE "connections" ADD CONSTRAINT "connections_file_id_files_id_fk" FOREIGN KEY ("file_id") REFERENCES "public"."files"("id") ON DELETE set null ON UPDATE no action;

@@ -7,7 +7,6 @@ import { storeSampleExport } from "./connection-fixtures.server";
 import { saveConnectionSettings } from "./connections.server";
 import { processFileJob } from "./file-processing.server";
 import { FILE_JOB, listFiles } from "./files.server";
-import { claimJob } from "./jobs.server";
 
 // The export uploaded in wizard step 1 is a file of the files capability (on /files, with its EDA report).
 
@@ -26,9 +25,13 @@ describe("the step-1 export in the files capability", () => {
     expect(JSON.stringify(listed)).toContain(rows[0].id);
 
     // Its EDA report, as for any upload.
-    const job = await claimJob(db, "test-worker", 60_000, new Date(), [FILE_JOB]);
-    expect(job?.payload).toMatchObject({ fileId: rows[0].id });
-    await processFileJob(job!, { db, progress: async () => {}, signal: new AbortController().signal });
+    const [job] = await db.select().from(jobs).where(and(eq(jobs.tenantId, tenant.id), eq(jobs.type, FILE_JOB)));
+    expect(job.payload).toMatchObject({ fileId: rows[0].id });
+    expect(rows[0].jobId).toBe(job.id);
+    await processFileJob(
+      { id: job.id, tenantId: tenant.id, type: job.type, payload: job.payload, attempts: 1, maxAttempts: job.maxAttempts },
+      { db, progress: async () => {}, signal: new AbortController().signal },
+    );
     const [processed] = await tenantFiles(db, tenant.id);
     expect(processed.status).toBe("Ready");
     const reports = await db.select({ fileId: fileReports.fileId }).from(fileReports).where(eq(fileReports.fileId, processed.id));

@@ -2,6 +2,7 @@ import { getEnv } from "~/env.server";
 import { runTrialReminders } from "~/services/billing-jobs.server";
 import { processFileJob } from "~/services/file-processing.server";
 import { FILE_JOB } from "~/services/files.server";
+import { pruneSpentRecords } from "~/services/housekeeping.server";
 import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/jobs.server";
 import { FORECAST_RECOMPUTE_JOB, handleForecastRecompute, handleForecastRecomputeAll } from "~/services/forecast.server";
 import { TASK_WRITEBACK_JOB, handleTaskWriteback } from "~/services/tasks.server";
@@ -26,6 +27,13 @@ export function registerJobs() {
     await pruneFinishedJobs(db, 7 * 24 * 3_600_000);
   });
   registerRecurringJob("jobs.prune", 24 * 3_600_000);
+
+  // Spent form tokens, rate-limit windows, ended sessions and used codes.
+  registerJobHandler("housekeeping.prune", async (_job, { db }) => {
+    const pruned = await pruneSpentRecords(db);
+    console.info(`[jobs] pruned ${JSON.stringify(pruned)}`);
+  });
+  registerRecurringJob("housekeeping.prune", 6 * 3_600_000);
 
   // Billing: "trial ending in 3 days" notifications and lapsed trials.
   registerJobHandler("billing.trial-reminders", async (_job, { db }) => {

@@ -3,7 +3,9 @@
 //   1. /bench/hello — a hello-world page in the same build (the baseline),
 //   2. /auth/login  — a signed-out page,
 //   3. /            — the dashboard, signed in.
-// Usage: node bench/ssr.js [--no-build] [--duration 10] [--connections 16]
+// Usage: node bench/ssr.js [--no-build] [--duration 10] [--connections 16] [--profile] [--only /path]
+// --profile writes the server's V8 CPU profile to bench/out/prof (read it with bench/cpu-profile-summary.js).
+// BENCH_NODE_ARGS="--max-semi-space-size=32" passes flags to the server's node.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
@@ -63,7 +65,8 @@ async function main() {
   delete env.DATABASE_URL;
   delete env.PGLITE_DIR;
 
-  const server = spawn(process.execPath, ["server/index.js"], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
+  const nodeArgs = [...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean), ...(flag("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "prof")}`] : [])];
+  const server = spawn(process.execPath, [...nodeArgs, "server/index.js"], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
   const exited = new Promise((resolve) => server.once("exit", resolve));
   try {
     await waitForHealth(base, exited);
@@ -75,6 +78,8 @@ async function main() {
       { name: "login", path: "/auth/login" },
       { name: "dashboard (signed in)", path: "/", cookie },
     ];
+    const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
+    if (only) targets.splice(0, targets.length, ...targets.filter((t) => t.path === only));
     for (const t of targets) await check(base, t);
 
     /** @type {Row[]} */
@@ -151,8 +156,9 @@ function report(rows) {
   console.info(fmt(header));
   console.info(widths.map((w) => "-".repeat(w)).join("  "));
   for (const l of lines) console.info(fmt(l));
-  const hello = rows[0];
-  const dashboard = rows[2];
+  const hello = rows.find((r) => r.path === "/bench/hello");
+  const dashboard = rows.find((r) => r.path === "/");
+  if (!hello || !dashboard) return;
   const ratio = dashboard.rps / hello.rps;
   console.info(`\nratio dashboard / hello world (req/s): ${ratio.toFixed(2)}  (target ≥ ${TARGET_RATIO})`);
   console.info(`dashboard p99: ${dashboard.p99} ms  (target ≤ ${TARGET_P99_MS} ms)`);

@@ -1,6 +1,7 @@
 // The production server: security headers, compression, access log, static assets, Remix,
 // background workers, graceful shutdown. Plain JavaScript so it runs without a build step.
 import { randomBytes, randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -95,7 +96,10 @@ app.use((req, res, next) => {
 
 app.use(compression());
 app.use("/build", express.static(ASSETS_DIR, { immutable: true, maxAge: "1y" }));
-app.use(express.static("public", { maxAge: "1h", index: false }));
+// Only paths under public/'s own entries reach the disk: a page request costs no stat calls.
+const PUBLIC_ENTRIES = new Set(readdirSync("public").filter((name) => name !== "build"));
+const servePublic = express.static("public", { maxAge: "1h", index: false });
+app.use((req, res, next) => (PUBLIC_ENTRIES.has(req.path.split("/")[1] ?? "") ? servePublic(req, res, next) : next()));
 
 /**
  * @type {{

@@ -90,12 +90,16 @@ export function AppShell(props: ShellProps) {
       ) : null}
       <div className="flex flex-1 flex-col md:flex-row">
         <aside className="border-b border-slate-200 bg-white p-3 md:w-60 md:border-b-0 md:border-r dark:border-slate-800 dark:bg-slate-900">
-          {/* Collapsed into a disclosure on small screens; always open from md up. */}
-          <details className="md:hidden">
-            <summary className="cursor-pointer list-none px-3 py-2 text-sm font-semibold">Menu</summary>
-            <Sidebar isStaff={props.isStaff} />
-          </details>
-          <div className="hidden md:block">
+          {/* One sidebar, rendered once: on small screens a checkbox shows and hides it (no
+              JavaScript needed); from md up it is always shown and the toggle is gone. */}
+          <input id="sidebar-toggle" type="checkbox" className="peer sr-only md:hidden" />
+          <label
+            htmlFor="sidebar-toggle"
+            className="block cursor-pointer rounded-md px-3 py-2 text-sm font-semibold peer-focus-visible:ring-2 peer-focus-visible:ring-brand-500 md:hidden"
+          >
+            Menu
+          </label>
+          <div className="hidden peer-checked:block md:block">
             <Sidebar isStaff={props.isStaff} />
           </div>
         </aside>

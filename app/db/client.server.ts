@@ -19,6 +19,15 @@ const MIGRATION_LOCK_ID = 4_715_001;
 
 let opening: Promise<Opened> | undefined;
 
+/** The part of PGlite's client the app uses directly (raw statements; see prepared.server.ts). */
+export type EmbeddedClient = { exec(query: string): Promise<Array<{ rows: unknown[] }>> };
+const embeddedClients = new WeakMap<Db, EmbeddedClient>();
+
+/** The PGlite client behind `db`, or null when `db` is a PostgreSQL server's. */
+export function embeddedClientOf(db: Db): EmbeddedClient | null {
+  return embeddedClients.get(db) ?? null;
+}
+
 /** The process-wide database, opened and migrated on first use. */
 export async function getDb(): Promise<Db> {
   return (await openOnce()).db;
@@ -75,5 +84,6 @@ async function openPglite(dir: string): Promise<Opened> {
   const client = await PGlite.create(dir);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  embeddedClients.set(db as unknown as Db, client);
   return { db: db as unknown as Db, close: () => client.close(), driver: "pglite" };
 }

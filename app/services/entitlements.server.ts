@@ -1,9 +1,14 @@
 import type { Db, DbOrTx } from "~/db/client.server";
 import { getEnv } from "~/env.server";
 import { formatLocalDay } from "~/utils/time-zone";
-import { readBillingState, trialActive, type BillingState } from "./billing-account.server";
+import { readBillingState, trialActive, type BillingState, type SubscriptionState } from "./billing-account.server";
 
 export type Entitlements = { paid: boolean; reason?: string };
+
+/** Just the billing facts paid/unpaid is derived from (the page shell reads them with the session). */
+export type PaidFacts = Pick<BillingState, "trialEndsAt" | "trialPeriodOver" | "timeZone"> & {
+  subscription: Pick<SubscriptionState, "status" | "pastDueSince"> | null;
+};
 
 const DAY_MS = 86_400_000;
 
@@ -12,7 +17,7 @@ export type GraceStatus =
   | { status: "in_grace" | "ended"; pastDueSince: Date; endsAt: Date; daysLeft: number };
 
 /** Seed grace-period-status: a past-due subscription keeps working for GRACE_PERIOD_DAYS. */
-export function graceStatus(state: Pick<BillingState, "subscription">, now: Date, graceDays: number): GraceStatus {
+export function graceStatus(state: Pick<PaidFacts, "subscription">, now: Date, graceDays: number): GraceStatus {
   const sub = state.subscription;
   if (!sub || sub.status !== "past_due") return { status: "none" };
   const pastDueSince = sub.pastDueSince ?? now;
@@ -26,7 +31,7 @@ export function graceStatus(state: Pick<BillingState, "subscription">, now: Date
  * live subscription, or a past-due subscription's grace period has ended. Nothing else.
  */
 export function derivePaid(
-  state: Pick<BillingState, "subscription" | "trialEndsAt" | "trialPeriodOver" | "timeZone">,
+  state: PaidFacts,
   now: Date,
   graceDays: number,
 ): Entitlements {

@@ -1,7 +1,8 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { Db } from "~/db/client.server";
-import { featureFlagOverrides, sessions, tenants, users } from "~/db/schema";
+import { embeddedPrepared } from "~/db/prepared.server";
+import { billingAccounts, featureFlagOverrides, notifications, sessions, tenants, users } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import { randomToken, sha256 } from "~/utils/crypto.server";
 
@@ -18,7 +19,19 @@ export type SessionUser = {
     /** The tenant's feature-flag overrides (see feature-flags.server.ts), read with the session. */
     flagOverrides: Record<string, boolean>;
   };
+  /** What the page chrome shows, read by the same statement (see shell.server.ts). */
+  chrome: SessionChrome;
 };
+
+/** The billing facts seed custom:paid is derived from (null: the tenant predates billing). */
+export type ChromeBilling = {
+  trialEndsAt: Date;
+  trialPeriodOver: boolean;
+  subscriptionStatus: string | null;
+  pastDueSince: Date | null;
+};
+
+export type SessionChrome = { billing: ChromeBilling | null; unreadNotifications: number };
 
 // Sliding the idle expiry on every request would write on every page view; once a minute is
 // precise enough for a 30-minute idle window.
@@ -68,29 +81,58 @@ const tenantJson = sql`(select json_build_object(
   'flagOverrides', ${flagOverridesJson}
 ) from ${tenants} where ${col(tenants, tenants.id)} = ${col(sessions, sessions.tenantId)})`;
 
+// Unread for the bell: tenant-wide notifications and the user's own (notifications.server.ts visibleTo).
+const unreadCount = sql`(select count(*)::int from ${notifications}
+  where ${col(notifications, notifications.tenantId)} = ${col(sessions, sessions.tenantId)}
+    and (${col(notifications, notifications.userId)} is null or ${col(notifications, notifications.userId)} = ${col(sessions, sessions.userId)})
+    and ${col(notifications, notifications.readAt)} is null)`;
+
+const billingJson = sql`(select json_build_object(
+  'trialEndsAt', ${col(billingAccounts, billingAccounts.trialEndsAt)},
+  'trialPeriodOver', ${col(billingAccounts, billingAccounts.trialPeriodOver)},
+  'subscriptionStatus', case when ${col(billingAccounts, billingAccounts.subscriptionId)} is not null
+    then ${col(billingAccounts, billingAccounts.subscriptionStatus)} end,
+  'pastDueSince', ${col(billingAccounts, billingAccounts.pastDueSince)}
+) from ${billingAccounts} where ${col(billingAccounts, billingAccounts.tenantId)} = ${col(sessions, sessions.tenantId)})`;
+
 type TenantJson = Omit<SessionUser["tenant"], "createdAt"> & { createdAt: string };
+type BillingJson = { trialEndsAt: string; trialPeriodOver: boolean; subscriptionStatus: string | null; pastDueSince: string | null };
 
 /**
  * Every signed-in request runs this lookup, so it is built once per database (a prepared
  * statement on PostgreSQL) and is one statement that also brings what every page's shell needs
- * (flag overrides). Scalar subqueries instead of a three-way join: on the embedded database,
- * planning the join cost more than the lookups themselves.
+ * (flag overrides, the billing facts behind the paid flag, the unread count): one round trip per
+ * page instead of three, which is most of a signed-in page's database time on the embedded
+ * database. Scalar subqueries instead of a join: on PGlite, planning the join cost more than the
+ * lookups themselves.
  */
-function buildSessionLookup(db: Db) {
+function sessionLookupQuery(db: Db) {
   return db
     .select({
-      idleExpiresAt: sessions.idleExpiresAt,
-      expiresAt: sessions.expiresAt,
-      user: sql<SessionUser["user"] | null>`${userJson}`,
-      tenant: sql<TenantJson | null>`${tenantJson}`,
+      idleExpiresAt: sql<Date>`${col(sessions, sessions.idleExpiresAt)}`.mapWith(sessions.idleExpiresAt).as("idleExpiresAt"),
+      expiresAt: sql<Date>`${col(sessions, sessions.expiresAt)}`.mapWith(sessions.expiresAt).as("expiresAt"),
+      user: sql<SessionUser["user"] | null>`${userJson}`.as("user"),
+      tenant: sql<TenantJson | null>`${tenantJson}`.as("tenant"),
+      billing: sql<BillingJson | null>`${billingJson}`.as("billing"),
+      unread: sql<number>`${unreadCount}`.as("unread"),
     })
     .from(sessions)
-    .where(and(eq(sessions.id, sql.placeholder("id")), isNull(sessions.revokedAt)))
-    .limit(1)
-    .prepare("resolve_session");
+    // The id is the primary key: at most one row, and no LIMIT parameter to bind.
+    .where(and(eq(sessions.id, sql.placeholder("id")), isNull(sessions.revokedAt)));
 }
 
+type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionLookupQuery>["execute"]>>[number];
+
+const buildSessionLookup = (db: Db) => sessionLookupQuery(db).prepare("resolve_session");
 const lookups = new WeakMap<Db, ReturnType<typeof buildSessionLookup>>();
+
+// The embedded database's copy of the same statement, prepared in SQL (see prepared.server.ts).
+const embeddedSessionLookup = embeddedPrepared<SessionRow>({
+  name: "resolve_session_v1",
+  statement: sessionLookupQuery,
+  paramType: "text",
+  literalPattern: /^[0-9a-f]{64}$/,
+});
 
 function sessionLookup(db: Db) {
   let query = lookups.get(db);
@@ -108,7 +150,7 @@ function sessionLookup(db: Db) {
  */
 export async function resolveSession(db: Db, token: string, now = new Date()): Promise<SessionUser | null> {
   const id = sha256(token);
-  const [row] = await sessionLookup(db).execute({ id });
+  const [row] = (await embeddedSessionLookup(db, id)) ?? (await sessionLookup(db).execute({ id }));
   if (!row?.user || !row.tenant) return null;
   if (row.expiresAt <= now || row.idleExpiresAt <= now) return null;
 
@@ -125,7 +167,22 @@ export async function resolveSession(db: Db, token: string, now = new Date()): P
     if (renewed.length === 0) return null;
     idleExpiresAt = wanted;
   }
-  return { sessionId: id, idleExpiresAt, user: row.user, tenant: { ...row.tenant, createdAt: new Date(row.tenant.createdAt) } };
+  return {
+    sessionId: id,
+    idleExpiresAt,
+    user: row.user,
+    tenant: { ...row.tenant, createdAt: new Date(row.tenant.createdAt) },
+    chrome: { billing: row.billing && toChromeBilling(row.billing), unreadNotifications: Number(row.unread) },
+  };
+}
+
+function toChromeBilling(json: BillingJson): ChromeBilling {
+  return {
+    trialEndsAt: new Date(json.trialEndsAt),
+    trialPeriodOver: json.trialPeriodOver,
+    subscriptionStatus: json.subscriptionStatus,
+    pastDueSince: json.pastDueSince ? new Date(json.pastDueSince) : null,
+  };
 }
 
 /** Renew the idle window now (the inactivity modal's Reset). */

@@ -1,0 +1,47 @@
+import { embeddedClientOf, type Db, type EmbeddedClient } from "./client.server";
+
+/**
+ * A statement that runs on every request (the session lookup), parsed and planned once.
+ *
+ * On PostgreSQL, drizzle's named prepared statement already is: node-postgres prepares it once per
+ * pooled connection. PGlite ignores the name and parses and plans the text on every call, and on
+ * the embedded database planning (which stats the relation files) cost more than running the
+ * lookup. There the statement is PREPAREd in SQL once and EXECUTEd with its one parameter as a
+ * literal: only for values the caller has checked against `literalPattern`.
+ */
+export function embeddedPrepared<Row>(options: {
+  name: string;
+  /** The statement with `$1` for its parameter, from the same query builder the server path uses. */
+  statement: (db: Db) => { toSQL(): { sql: string; params: unknown[] } };
+  paramType: "text";
+  literalPattern: RegExp;
+}) {
+  const ready = new WeakMap<EmbeddedClient, Promise<void>>();
+
+  async function prepare(db: Db, client: EmbeddedClient) {
+    const { sql: text, params } = options.statement(db).toSQL();
+    if (params.length !== 1) throw new Error(`${options.name}: the statement must take exactly one parameter ($1)`);
+    try {
+      await client.exec(`PREPARE ${options.name} (${options.paramType}) AS ${text}`);
+    } catch (error) {
+      // Already prepared on this connection (a second module instance in development): reuse it.
+      if ((error as { code?: string }).code !== "42P05") throw error;
+    }
+  }
+
+  /** Rows of the statement for `param`, or null when `db` is not embedded (use the drizzle path). */
+  return async function execute(db: Db, param: string): Promise<Row[] | null> {
+    if (!options.literalPattern.test(param)) throw new Error(`${options.name}: refused parameter`);
+    const client = embeddedClientOf(db);
+    if (!client) return null;
+    let prepared = ready.get(client);
+    if (!prepared) {
+      prepared = prepare(db, client);
+      ready.set(client, prepared);
+      prepared.catch(() => ready.delete(client));
+    }
+    await prepared;
+    const [result] = await client.exec(`EXECUTE ${options.name}('${param}')`);
+    return (result?.rows ?? []) as Row[];
+  };
+}

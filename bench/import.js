@@ -6,6 +6,9 @@
 //   node bench/import.js [--policies 100000] [--skip-pglite]
 //   DATABASE_URL=postgres://… (default: the local remarket_conn database)
 //
+// BENCH_NODE_ARGS="--max-old-space-size=1024" passes flags to the ETL children's node (as bench/ssr does):
+// by default they run with node's defaults, as `npm start` runs the server.
+//
 // Looking into memory (the child's output goes to stderr):
 //   BENCH_TRACE=1    heap spaces every 10 batches;  BENCH_TRACE=gc (with node --expose-gc) the same after a full GC
 //   BENCH_ALLOC=file a sampling allocation profile of the child (setup + import; open it in Chrome DevTools);
@@ -32,6 +35,7 @@ const arg = (/** @type {string} */ name, /** @type {string} */ fallback) => {
 };
 const POLICIES = Number(arg("policies", "100000"));
 const ROUNDS = Number(arg("rounds", "2"));
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://remarket:remarket@localhost:5432/remarket_conn";
 /** @type {NodeJS.ProcessEnv} */
 const ENV = { NODE_ENV: "production", DATA_DIR, ENCRYPTION_KEY: "1".repeat(64), SESSION_SECRET: "bench-session-secret-0123456789-0123456789" };
@@ -106,7 +110,7 @@ async function child() {
 
 /** @param {NodeJS.ProcessEnv} env */
 function runChild(env, /** @type {string[]} */ extra) {
-  const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", ...extra], {
+  const result = spawnSync(process.execPath, [...NODE_ARGS, fileURLToPath(import.meta.url), "--child", ...extra], {
     env: { ...process.env, ...ENV, ...env },
     encoding: "utf8",
     maxBuffer: 10 * 1024 * 1024,
@@ -213,7 +217,7 @@ async function main() {
     /** @type {NodeJS.ProcessEnv} */
     const env = { ...process.env, ...ENV, PGLITE_DIR: dir };
     delete env.DATABASE_URL;
-    const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", ...fileArgs], { env, encoding: "utf8", maxBuffer: 10 * 1024 * 1024 });
+    const result = spawnSync(process.execPath, [...NODE_ARGS, fileURLToPath(import.meta.url), "--child", ...fileArgs], { env, encoding: "utf8", maxBuffer: 10 * 1024 * 1024 });
     if (result.status !== 0) throw new Error(`PGlite child failed:\n${result.stderr}`);
     pglite = JSON.parse(result.stdout.trim().split("\n").pop() ?? "{}");
     rmSync(dir, { recursive: true, force: true });
@@ -224,7 +228,7 @@ async function main() {
   const ratio = etlRate / copyRate;
   const pg = execFileSync("psql", [DATABASE_URL, "-Atc", "show server_version"], { encoding: "utf8" }).trim();
   console.log("");
-  console.log(`Import benchmark: ${POLICIES.toLocaleString("en-US")} policy rows, PostgreSQL ${pg}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(`Import benchmark: ${POLICIES.toLocaleString("en-US")} policy rows, PostgreSQL ${pg}, Node ${process.version}${NODE_ARGS.length ? ` ${NODE_ARGS.join(" ")}` : ""}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   console.log(`  (best of ${ROUNDS} runs each: ETL ${etls.map((e) => e.seconds.toFixed(1)).join(" / ")} s, COPY ${copies.map((c) => c.seconds.toFixed(1)).join(" / ")} s)`);
   console.log(`  ETL  → PostgreSQL: ${etl.seconds.toFixed(2)} s, ${Math.round(etlRate).toLocaleString("en-US")} rows/s (${etl.counts.customers} customers, ${etl.counts.policies} policies)`);
   console.log(`  COPY → PostgreSQL: ${copy.seconds.toFixed(2)} s, ${Math.round(copyRate).toLocaleString("en-US")} rows/s (${copy.customers} customers, ${copy.policies} policies)`);

@@ -51,7 +51,7 @@ export async function scanSource(
   const attributes = [...new Set(Object.values(mapping.fields).filter(Boolean))];
 
   const validate = createRowValidator(mapping);
-  outer: for await (const page of connector.readRecords(mapping.object, { pageSize: 500, attributes })) {
+  outer: for await (const page of connector.readRecords(mapping.object, { pageSize: 100, attributes })) {
     for (const row of page) {
       if (result.scanned >= limit) {
         result.truncated = true;

@@ -26,6 +26,8 @@ import { enqueueForecastRecompute } from "./forecast.server";
 export const IMPORT_JOB = "connections.import";
 export const SCHEDULE_JOB = "connections.schedule-syncs";
 export const DEFAULT_BATCH_SIZE = 500;
+/** Rows per page read from the source (batches of writes are DEFAULT_BATCH_SIZE, independent). */
+const READ_PAGE_SIZE = 100;
 
 /** Seed start-etl: queue an import of the connection (one at a time per connection). */
 export async function startImport(
@@ -119,7 +121,7 @@ export async function runImport(db: Db, runId: string, options: RunOptions = {})
 
   const connector = connectorFor(db, connection, options.connector);
   const attributes = [...new Set(Object.values(mapping.fields).filter(Boolean))];
-  const read = (c: Connector) => c.readRecords(mapping.object, { pageSize: batchSize, attributes, signal: options.signal });
+  const read = (c: Connector, pageSize = batchSize) => c.readRecords(mapping.object, { pageSize, attributes, signal: options.signal });
 
   // Pass 1 (validation): count rows and rejections without writing, so an export past the
   // bad-row limit fails as a whole instead of half-importing. It renews the job's lease as it goes.
@@ -128,7 +130,7 @@ export async function runImport(db: Db, runId: string, options: RunOptions = {})
   {
     const validate = createRowValidator(mapping);
     let lastBeat = Date.now();
-    for await (const page of read(connector)) {
+    for await (const page of read(connector, READ_PAGE_SIZE)) {
       for (const row of page) {
         total++;
         if (!validate(row).ok) rejected++;
@@ -157,20 +159,28 @@ export async function runImport(db: Db, runId: string, options: RunOptions = {})
   const counters: Counters = { rowsRead: run.rowsRead, rowsImported: run.rowsImported, rowsRejected: run.rowsRejected, rowsFiltered: run.rowsFiltered };
   const writer = createBatchWriter(db, { tenantId: connection.tenantId, connectionId: connection.id, runId: run.id, runnerId });
   const validate = createRowValidator(mapping);
+  // Source rows are read in small pages and dropped once classified: a batch waiting on the
+  // database holds only what it writes, so the rows die young instead of being promoted.
   let index = 0;
-  for await (const page of read(connector)) {
-    const batch: Classified[] = [];
+  let batch: Classified[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return true;
+    const stillActive = await writer.write(batch, index, counters);
+    batch = [];
+    if (!stillActive) return false; // disconnected meanwhile: the disconnect already closed the run
+    await options.progress?.({ runId: run.id, total, ...counters });
+    await options.afterBatch?.(index);
+    return true;
+  };
+  for await (const page of read(connector, READ_PAGE_SIZE)) {
     for (const row of page) {
       const c = classify(row, validate, connection.filters);
       if (index++ < run.checkpoint) continue;
       batch.push(c);
+      if (batch.length >= batchSize && !(await flush())) return;
     }
-    if (batch.length === 0) continue;
-    const stillActive = await writer.write(batch, index, counters);
-    if (!stillActive) return; // disconnected meanwhile: the disconnect already closed the run
-    await options.progress?.({ runId: run.id, total, ...counters });
-    await options.afterBatch?.(index);
   }
+  if (!(await flush())) return;
   return finishRun(db, run, connection, { ok: true, startedAt, now, counters, runnerId });
 }
 

@@ -6,6 +6,7 @@ import { pruneSpentRecords } from "~/services/housekeeping.server";
 import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/jobs.server";
 import { FORECAST_RECOMPUTE_JOB, handleForecastRecompute, handleForecastRecomputeAll } from "~/services/forecast.server";
 import { TASK_WRITEBACK_JOB, handleTaskWriteback } from "~/services/tasks.server";
+import { registerTaskWriteback } from "~/services/task-writeback.server";
 import { deleteExpiredDemoTenants } from "~/services/tenants.server";
 import { handleImportJob, IMPORT_JOB, scheduleDueSyncs, SCHEDULE_JOB } from "~/services/imports.server";
 
@@ -53,4 +54,6 @@ export function registerJobs() {
   registerJobHandler("forecast.recompute-all", handleForecastRecomputeAll);
   registerRecurringJob("forecast.recompute-all", 24 * 3_600_000);
   registerJobHandler(TASK_WRITEBACK_JOB, handleTaskWriteback);
+  // Connections: how a task reaches the connection's system (Salesforce); file connectors: CSV.
+  registerTaskWriteback();
 }

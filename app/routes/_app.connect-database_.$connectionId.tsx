@@ -46,6 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       lastError: connection.lastError,
       invalidCredentials: connection.invalidCredentials,
       fileName: connection.fileName,
+      fileId: connection.fileId,
       syncEvery: integration?.source === "api" ? connection.syncIntervalHours : null,
     },
     counts,
@@ -129,7 +130,18 @@ export default function ConnectionPage() {
             Setup summary
           </Link>
         )}
-        {c.fileName ? <span className="text-slate-500">File: {c.fileName}</span> : null}
+        {c.fileName ? (
+          <span className="text-slate-500">
+            File:{" "}
+            {c.fileId ? (
+              <Link to={`/files/${c.fileId}`} className="font-semibold text-brand-600 hover:underline">
+                {c.fileName}
+              </Link>
+            ) : (
+              c.fileName
+            )}
+          </span>
+        ) : null}
         {c.syncEvery ? <span className="text-slate-500">Re-syncs every {c.syncEvery} h</span> : null}
       </div>
 

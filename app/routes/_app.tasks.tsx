@@ -45,7 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-const WRITEBACK: Record<string, string> = { none: "Export as CSV", queued: "Sending to AMS", done: "In AMS", skipped: "Export as CSV" };
+const WRITEBACK: Record<string, string> = { none: "Export as CSV", queued: "Sending to AMS", done: "In AMS", failed: "Not sent", skipped: "Export as CSV" };
 
 export default function TasksPage() {
   const { rows, status, page, pageCount } = useLoaderData<typeof loader>();
@@ -121,7 +121,11 @@ export default function TasksPage() {
                 <td className="pr-3">
                   <AlertPill tone={t.status === "done" ? "success" : "warning"}>{t.status === "done" ? "Done" : "Open"}</AlertPill>
                 </td>
-                <td className="pr-3 text-xs">{WRITEBACK[t.writeback]}</td>
+                <td className="pr-3 text-xs">
+                  {WRITEBACK[t.writeback]}
+                  {t.writeback === "done" && t.writebackExternalId ? <span className="block text-slate-500">{t.writebackExternalId}</span> : null}
+                  {t.writeback === "failed" && t.writebackError ? <span className="block text-red-700">{t.writebackError}</span> : null}
+                </td>
                 <td className="pr-3">
                   <PostForm>
                     <input type="hidden" name="taskId" value={t.id} />

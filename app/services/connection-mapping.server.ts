@@ -41,10 +41,10 @@ export function suggestFields(attributes: string[], integration: Pick<Integratio
 
 /** Distinct values of the mapped line-of-business and status attributes, with suggested maps. */
 export async function loadValueMaps(connector: Connector, object: string, fields: Record<string, string>) {
-  const [lobValues, statusValues]: SourceValue[][] = await Promise.all([
-    fields.lineOfBusiness ? connector.listValues(object, fields.lineOfBusiness, 100) : Promise.resolve([]),
-    fields.status ? connector.listValues(object, fields.status, 100) : Promise.resolve([]),
-  ]);
+  // One after the other: for a file each is a pass over the whole export, and two at once only
+  // doubles what is held in memory (the thread is the same).
+  const lobValues: SourceValue[] = fields.lineOfBusiness ? await connector.listValues(object, fields.lineOfBusiness, 100) : [];
+  const statusValues: SourceValue[] = fields.status ? await connector.listValues(object, fields.status, 100) : [];
   const suggested = suggestValueMaps(
     lobValues.map((v) => v.value),
     statusValues.map((v) => v.value),

@@ -1,9 +1,11 @@
 import { FILTER_DIMENSIONS, type ConnectionMapping, type FilterDimension } from "~/db/schema/connections";
-import { filterValues, transformRow, type CanonicalCustomer, type CanonicalPolicy } from "~/services/mapping/transform";
+import { filterValues, type CanonicalCustomer, type CanonicalPolicy } from "~/services/mapping/transform";
+import { createRowValidator } from "~/services/mapping/validate";
 import type { Connector } from "./connectors/types";
 
 // One pass over the source with a mapping: the preview (first 10 mapped rows), valid and invalid
-// counts with reasons, and the distinct values the later steps offer (filters, people).
+// counts with reasons, and the distinct values the later steps offer (filters, people). Rows are
+// validated exactly as the import validates them (createRowValidator: duplicates included).
 
 export type PreviewRow = { rowNumber: number; customer: CanonicalCustomer; policy: CanonicalPolicy };
 export type InvalidRow = { rowNumber: number; reasons: string[] };
@@ -48,14 +50,15 @@ export async function scanSource(
   const csrs = new Set<string>();
   const attributes = [...new Set(Object.values(mapping.fields).filter(Boolean))];
 
-  outer: for await (const page of connector.readRecords(mapping.object, { pageSize: 1000, attributes })) {
+  const validate = createRowValidator(mapping);
+  outer: for await (const page of connector.readRecords(mapping.object, { pageSize: 100, attributes })) {
     for (const row of page) {
       if (result.scanned >= limit) {
         result.truncated = true;
         break outer;
       }
       result.scanned++;
-      const t = transformRow(row, mapping);
+      const t = validate(row);
       if (!t.ok) {
         result.invalid++;
         if (result.invalidRows.length < invalidSamples) result.invalidRows.push({ rowNumber: row.rowNumber, reasons: t.reasons });

@@ -18,6 +18,9 @@ import { recordAudit } from "./audit.server";
 import { connectorFor, isAllowedApiUrl } from "./connectors/index.server";
 import type { TestResult } from "./connectors/types";
 import { clock, type TenantContext } from "./context.server";
+import { sanitizeFileName } from "./file-types.server";
+import { createUploadedFile } from "./files.server";
+import type { DbOrTx } from "~/db/client.server";
 import { NotFoundError, ServiceError } from "./errors.server";
 
 export type ConnectionRow = typeof connections.$inferSelect;
@@ -159,6 +162,7 @@ export async function saveConnectionSettings(ctx: TenantContext, connectionId: s
   }
 
   const now = clock(ctx);
+  const fileChanged = Boolean(input.file) && input.file!.key !== existing?.fileKey;
   const values = {
     name: input.name.trim(),
     settings,
@@ -171,40 +175,89 @@ export async function saveConnectionSettings(ctx: TenantContext, connectionId: s
     invalidCredentials: false,
     updatedAt: now,
   };
-  if (existing) {
-    const fileChanged = Boolean(input.file) && input.file!.key !== existing.fileKey;
-    await ctx.db
-      .update(connections)
-      .set({
-        ...values,
-        step: laterStep(existing.step, "CONNECTION_MAPPING"),
-        status: existing.status === "error" || existing.status === "disconnected" ? "not_connected" : existing.status,
-        lastError: null,
-        disconnectedAt: null,
-        // A new file may have other columns: the saved mapping stays, the wizard shows what no longer matches.
-        ...(fileChanged ? { state: {} } : {}),
-      })
-      .where(and(eq(connections.id, id), eq(connections.tenantId, ctx.tenantId)));
-  } else {
-    await ctx.db.insert(connections).values({
+  // One transaction: the connection and its export's row in the files capability (with the
+  // queued EDA) are saved together or not at all.
+  const adoptedFrom = await ctx.db.transaction(async (tx) => {
+    const fileId = fileChanged ? await recordExportFile({ ...ctx, db: tx } as TenantContext, input.file!) : undefined;
+    if (existing) {
+      await tx
+        .update(connections)
+        .set({
+          ...values,
+          ...(fileId ? { fileId } : {}),
+          step: laterStep(existing.step, "CONNECTION_MAPPING"),
+          status: existing.status === "error" || existing.status === "disconnected" ? "not_connected" : existing.status,
+          lastError: null,
+          disconnectedAt: null,
+          // A new file may have other columns: the saved mapping stays, the wizard shows what no longer matches.
+          ...(fileChanged ? { state: {} } : {}),
+        })
+        .where(and(eq(connections.id, id), eq(connections.tenantId, ctx.tenantId)));
+      return null;
+    }
+    await tx.insert(connections).values({
       ...values,
       id,
+      fileId: fileId ?? null,
       tenantId: ctx.tenantId,
       integrationId: integration.id,
       step: "CONNECTION_MAPPING",
       status: "not_connected",
       createdAt: now,
     });
-  }
+    return adoptDisconnectedData(tx, ctx.tenantId, integration.id, id);
+  });
   await recordAudit(ctx.db, {
     tenantId: ctx.tenantId,
     actorUserId: ctx.userId || null,
     action: existing ? "connection.updated" : "connection.created",
     subjectType: "connection",
     subjectId: id,
-    details: { integrationId: integration.id, file: file?.name ?? null },
+    details: { integrationId: integration.id, file: file?.name ?? null, ...(adoptedFrom ? { adoptedDataOf: adoptedFrom } : {}) },
   }).catch(() => {});
   return getConnection(ctx, id);
+}
+
+/**
+ * An export uploaded in step 1 is also a file of the files capability: listed on /files, with
+ * its EDA report like any other upload (the bytes are shared: the row points at the same key).
+ */
+async function recordExportFile(ctx: TenantContext, file: UploadedFile) {
+  const extension = file.name.toLowerCase().endsWith(".xlsx") ? "xlsx" : "csv";
+  const name = sanitizeFileName(file.name) || `export.${extension}`;
+  const { id } = await createUploadedFile(ctx, { name, extension, size: file.bytes, domain: "policies", storageKey: file.key });
+  return id;
+}
+
+/**
+ * The same source connected again: a new connection takes over the imported data of the most
+ * recently disconnected connection of the same integration (data kept at disconnect), so its
+ * imports update those customers and policies instead of doubling them. Source keys are unique
+ * per connection (docs/decisions/customer-source-keys.md). Returns the connection it came from.
+ */
+async function adoptDisconnectedData(tx: DbOrTx, tenantId: string, integrationId: string, connectionId: string) {
+  const [previous] = await tx
+    .select({ id: connections.id })
+    .from(connections)
+    .where(
+      and(
+        eq(connections.tenantId, tenantId),
+        eq(connections.integrationId, integrationId as ConnectionRow["integrationId"]),
+        eq(connections.status, "disconnected"),
+        sql`${connections.id} <> ${connectionId}`,
+        sql`exists (select 1 from ${customers} where ${customers.tenantId} = ${tenantId} and ${customers.connectionId} = ${connections.id})`,
+      ),
+    )
+    .orderBy(desc(connections.disconnectedAt))
+    .limit(1);
+  if (!previous) return null;
+  for (const table of [customers, policies, employeeAccounts]) {
+    await tx
+      .update(table)
+      .set({ connectionId })
+      .where(and(eq(table.tenantId, tenantId), eq(table.connectionId, previous.id)));
+  }
+  return previous.id;
 }
 
 /** "Test connection": try the entered (or saved) credentials or file without saving anything. */

@@ -42,7 +42,7 @@ export async function createUploadedFile(ctx: TenantContext, input: NewFile) {
       .insert(files)
       .values({
         tenantId: ctx.tenantId,
-        uploadedBy: ctx.userId,
+        uploadedBy: ctx.userId || null,
         name: input.name,
         extension: input.extension,
         contentType: CONTENT_TYPES[input.extension],

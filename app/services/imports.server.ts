@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { connections, customers, importRejections, importRuns, policies } from "~/db/schema";
 import { enqueueJob, PermanentJobError } from "~/services/jobs.server";
-import { transformRow, passesFilters, type CanonicalCustomer, type CanonicalPolicy, type SourceRow } from "~/services/mapping/transform";
+import { passesFilters, type CanonicalCustomer, type CanonicalPolicy, type SourceRow } from "~/services/mapping/transform";
+import { createRowValidator } from "~/services/mapping/validate";
 import { getIntegration } from "~/utils/integrations";
 import { getConnection } from "./connections.server";
 import { InvalidCredentialsError } from "./connectors/api-client.server";
@@ -25,6 +26,8 @@ import { enqueueForecastRecompute } from "./forecast.server";
 export const IMPORT_JOB = "connections.import";
 export const SCHEDULE_JOB = "connections.schedule-syncs";
 export const DEFAULT_BATCH_SIZE = 500;
+/** Rows per page read from the source (batches of writes are DEFAULT_BATCH_SIZE, independent). */
+const READ_PAGE_SIZE = 100;
 
 /** Seed start-etl: queue an import of the connection (one at a time per connection). */
 export async function startImport(
@@ -118,19 +121,19 @@ export async function runImport(db: Db, runId: string, options: RunOptions = {})
 
   const connector = connectorFor(db, connection, options.connector);
   const attributes = [...new Set(Object.values(mapping.fields).filter(Boolean))];
-  const read = (c: Connector) => c.readRecords(mapping.object, { pageSize: batchSize, attributes, signal: options.signal });
+  const read = (c: Connector, pageSize = batchSize) => c.readRecords(mapping.object, { pageSize, attributes, signal: options.signal });
 
   // Pass 1 (validation): count rows and rejections without writing, so an export past the
   // bad-row limit fails as a whole instead of half-importing. It renews the job's lease as it goes.
   let total = 0;
   let rejected = 0;
   {
-    const seen = new Map<string, number>();
+    const validate = createRowValidator(mapping);
     let lastBeat = Date.now();
-    for await (const page of read(connector)) {
+    for await (const page of read(connector, READ_PAGE_SIZE)) {
       for (const row of page) {
         total++;
-        if (classify(row, mapping, connection.filters, seen).kind === "rejected") rejected++;
+        if (!validate(row).ok) rejected++;
       }
       if (Date.now() - lastBeat > 1000) {
         lastBeat = Date.now();
@@ -155,21 +158,29 @@ export async function runImport(db: Db, runId: string, options: RunOptions = {})
   // Pass 2 (write): batches from the checkpoint on; earlier rows only rebuild the duplicate map.
   const counters: Counters = { rowsRead: run.rowsRead, rowsImported: run.rowsImported, rowsRejected: run.rowsRejected, rowsFiltered: run.rowsFiltered };
   const writer = createBatchWriter(db, { tenantId: connection.tenantId, connectionId: connection.id, runId: run.id, runnerId });
-  const seen = new Map<string, number>();
+  const validate = createRowValidator(mapping);
+  // Source rows are read in small pages and dropped once classified: a batch waiting on the
+  // database holds only what it writes, so the rows die young instead of being promoted.
   let index = 0;
-  for await (const page of read(connector)) {
-    const batch: Classified[] = [];
-    for (const row of page) {
-      const c = classify(row, mapping, connection.filters, seen);
-      if (index++ < run.checkpoint) continue;
-      batch.push(c);
-    }
-    if (batch.length === 0) continue;
+  let batch: Classified[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return true;
     const stillActive = await writer.write(batch, index, counters);
-    if (!stillActive) return; // disconnected meanwhile: the disconnect already closed the run
+    batch = [];
+    if (!stillActive) return false; // disconnected meanwhile: the disconnect already closed the run
     await options.progress?.({ runId: run.id, total, ...counters });
     await options.afterBatch?.(index);
+    return true;
+  };
+  for await (const page of read(connector, READ_PAGE_SIZE)) {
+    for (const row of page) {
+      const c = classify(row, validate, connection.filters);
+      if (index++ < run.checkpoint) continue;
+      batch.push(c);
+      if (batch.length >= batchSize && !(await flush())) return;
+    }
   }
+  if (!(await flush())) return;
   return finishRun(db, run, connection, { ok: true, startedAt, now, counters, runnerId });
 }
 
@@ -181,19 +192,12 @@ type Classified =
 
 const FILTERED: Classified = { kind: "filtered" };
 
-function classify(
-  row: SourceRow,
-  mapping: NonNullable<typeof connections.$inferSelect.mapping>,
-  filters: typeof connections.$inferSelect.filters,
-  seen: Map<string, number>,
-): Classified {
-  const t = transformRow(row, mapping);
+type RowValidator = ReturnType<typeof createRowValidator>;
+
+/** Validation (the same as the mapping preview's), then the filter options. */
+function classify(row: SourceRow, validate: RowValidator, filters: typeof connections.$inferSelect.filters): Classified {
+  const t = validate(row);
   if (!t.ok) return { kind: "rejected", row, reasons: t.reasons };
-  const first = seen.get(t.policy.sourceKey);
-  if (first !== undefined) {
-    return { kind: "rejected", row, reasons: [`Duplicate of row ${first} (same customer, policy number and effective date)`] };
-  }
-  seen.set(t.policy.sourceKey, row.rowNumber);
   if (!passesFilters(t.customer, t.policy, filters)) return FILTERED;
   return { kind: "valid", customer: t.customer, policy: t.policy };
 }
@@ -206,11 +210,11 @@ async function writeRejectionsOnly(
   mapping: NonNullable<typeof connections.$inferSelect.mapping>,
   filters: typeof connections.$inferSelect.filters,
 ) {
-  const seen = new Map<string, number>();
+  const validate = createRowValidator(mapping);
   let read = 0;
   let rejectedCount = 0;
   for await (const page of pages) {
-    const rejected = page.map((row) => classify(row, mapping, filters, seen)).filter((c) => c.kind === "rejected");
+    const rejected = page.map((row) => classify(row, validate, filters)).filter((c) => c.kind === "rejected");
     read += page.length;
     rejectedCount += rejected.length;
     if (rejected.length) await insertRejections(db, tenantId, run.id, rejected);
@@ -219,25 +223,51 @@ async function writeRejectionsOnly(
 }
 
 async function insertRejections(db: DbOrTx, tenantId: string, runId: string, rows: Extract<Classified, { kind: "rejected" }>[]) {
-  for (const json of jsonChunks(rows.map((r) => ({ row_number: r.row.rowNumber, reasons: r.reasons, raw: Object.entries(r.row.values) })))) {
-    await db.execute(sql`
+  const json = new JsonRowsWriter().write(rows, (r) => ({ row_number: r.row.rowNumber, reasons: r.reasons, raw: Object.entries(r.row.values) }));
+  await db.execute(sql`
     insert into import_rejections (tenant_id, run_id, row_number, reasons, raw)
     select ${tenantId}::uuid, ${runId}::uuid, x.row_number, x.reasons, x.raw
-    from json_to_recordset(${json}::json) as x(row_number int, reasons jsonb, raw jsonb)
+    from json_to_recordset(${fromJson(json)}) as x(row_number int, reasons jsonb, raw jsonb)
     on conflict (run_id, row_number) do nothing`);
+}
+
+/**
+ * Rows as a JSON array in a Buffer (UTF-8), written row by row into memory the writer keeps and
+ * reuses; a statement takes it as one bytea parameter (`fromJson`). JSON.stringify of a whole
+ * batch returns a rope of 16 KB parts that the driver flattens into one more copy before encoding
+ * it: both copies outlived young-generation collections while the statement ran and piled up in
+ * the old generation (most of the import's peak RSS). A fresh Buffer per statement moved the churn
+ * to malloc, which kept the freed pages. Per-row strings die young; the buffer is allocated once.
+ * The returned view is valid until the next `write` (each statement is awaited before the next).
+ */
+export class JsonRowsWriter {
+  private buffer = Buffer.allocUnsafe(64 * 1024);
+
+  write<T>(rows: Iterable<T>, toJson: (row: T) => unknown): Buffer {
+    let offset = this.buffer.write("[", 0);
+    for (const row of rows) {
+      const part = JSON.stringify(toJson(row));
+      // A UTF-16 unit is at most 3 UTF-8 bytes; +2 for the comma and the closing bracket.
+      this.reserve(offset, part.length * 3 + 2);
+      if (offset > 1) offset += this.buffer.write(",", offset);
+      offset += this.buffer.write(part, offset);
+    }
+    offset += this.buffer.write("]", offset);
+    return this.buffer.subarray(0, offset);
+  }
+
+  private reserve(offset: number, bytes: number) {
+    if (offset + bytes <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, offset + bytes));
+    this.buffer.copy(grown, 0, 0, offset);
+    this.buffer = grown;
   }
 }
 
-type Rows<T> = { rows: T[] };
+/** A `JsonRowsWriter` parameter as json in SQL (node-postgres and PGlite both bind a Buffer as bytea). */
+const fromJson = (json: Buffer) => sql`convert_from(${json}::bytea, 'UTF8')::json`;
 
-/** A statement written with $1…$n placeholders, as a Drizzle SQL object with bound parameters. */
-function withParams(text: string, params: unknown[]): SQL {
-  const parts = text.split(/\$(\d+)/);
-  return sql.join(
-    parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`)),
-    sql.raw(""),
-  );
-}
+type Rows<T> = { rows: T[] };
 
 const CUSTOMER_COLUMNS = ["customer_type", "first_name", "last_name", "business_name", "name", "email", "phone", "address1", "address2", "city", "state", "zip", "producer", "csr"] as const;
 const POLICY_COLUMNS = [
@@ -285,61 +315,48 @@ const list = (cols: readonly string[], prefix = "") => cols.map((c) => `${prefix
 const setAll = (cols: readonly string[]) => cols.map((c) => `${c} = excluded.${c}`).join(", ");
 
 /**
- * Customers and policies of a batch in ONE statement: the customers upsert (a data-modifying
- * CTE) hands its ids to the policies upsert; customers that did not change are not returned by
+ * Customers and policies of a batch in ONE statement, keyed by source key within the connection
+ * (docs/decisions/customer-source-keys.md): the customers upsert (a data-modifying CTE) hands its
+ * ids to the policies upsert; customers that did not change are not returned by
  * the upsert, so their ids come from the table as it was before the statement. A row that
  * would not change is not rewritten (IS DISTINCT FROM), so re-running an import changes nothing.
  */
-function upsertBatchSql(customerChunks: number, policyChunks: number) {
-  // Parameters: $1 tenant, $2 connection, then the customer chunks, then the policy chunks.
-  const customerInput = Array.from(
-    { length: customerChunks },
-    (_, i) => `select * from json_to_recordset($${3 + i}::json) as x(source_key text, ${CUSTOMER_COLUMNS.map((c) => `${c} text`).join(", ")})`,
-  ).join(" union all ");
-  const policyInput = Array.from(
-    { length: policyChunks },
-    (_, i) =>
-      `select * from json_to_recordset($${3 + customerChunks + i}::json) as p(customer_key text, source_key text, ${POLICY_COLUMNS.map((c) => `${c} ${POLICY_TYPES[c]}`).join(", ")})`,
-  ).join(" union all ");
-  return `
-  with input_c as (${customerInput}),
+function upsertBatchSql(tenantId: string, connectionId: string, customerJson: Buffer, policyJson: Buffer) {
+  const raw = sql.raw;
+  return sql`
+  with input_c as (
+    select * from json_to_recordset(${fromJson(customerJson)}) as x(source_key text, ${raw(CUSTOMER_COLUMNS.map((c) => `${c} text`).join(", "))})
+  ),
   up as (
-    insert into customers (tenant_id, connection_id, source_key, ${list(CUSTOMER_COLUMNS)})
-    select $1::uuid, $2::uuid, source_key, ${list(CUSTOMER_COLUMNS)} from input_c
-    on conflict (tenant_id, source_key) do update set connection_id = excluded.connection_id, ${setAll(CUSTOMER_COLUMNS)}, updated_at = now()
-    where (customers.connection_id, ${list(CUSTOMER_COLUMNS, "customers.")}) is distinct from (excluded.connection_id, ${list(CUSTOMER_COLUMNS, "excluded.")})
+    insert into customers (tenant_id, connection_id, source_key, ${raw(list(CUSTOMER_COLUMNS))})
+    select ${tenantId}::uuid, ${connectionId}::uuid, source_key, ${raw(list(CUSTOMER_COLUMNS))} from input_c
+    on conflict (tenant_id, connection_id, source_key) do update set ${raw(setAll(CUSTOMER_COLUMNS))}, updated_at = now()
+    where (${raw(list(CUSTOMER_COLUMNS, "customers."))}) is distinct from (${raw(list(CUSTOMER_COLUMNS, "excluded."))})
     returning id, source_key
   ), ids as (
     select id, source_key from up
     union all
-    select c.id, c.source_key from customers c join input_c i on c.tenant_id = $1::uuid and c.source_key = i.source_key
+    select c.id, c.source_key from customers c
+    join input_c i on c.tenant_id = ${tenantId}::uuid and c.connection_id = ${connectionId}::uuid and c.source_key = i.source_key
     where not exists (select 1 from up where up.source_key = c.source_key)
-  ), input_p as (${policyInput})
-  insert into policies (tenant_id, customer_id, connection_id, source_key, ${list(POLICY_COLUMNS)})
-  select $1::uuid, ids.id, $2::uuid, p.source_key, ${list(POLICY_COLUMNS, "p.")}
+  ), input_p as (
+    select * from json_to_recordset(${fromJson(policyJson)}) as p(customer_key text, source_key text, ${raw(POLICY_COLUMNS.map((c) => `${c} ${POLICY_TYPES[c]}`).join(", "))})
+  )
+  insert into policies (tenant_id, customer_id, connection_id, source_key, ${raw(list(POLICY_COLUMNS))})
+  select ${tenantId}::uuid, ids.id, ${connectionId}::uuid, p.source_key, ${raw(list(POLICY_COLUMNS, "p."))}
   from input_p p join ids on ids.source_key = p.customer_key
-  on conflict (tenant_id, source_key) do update set customer_id = excluded.customer_id, connection_id = excluded.connection_id, ${setAll(POLICY_COLUMNS)}, updated_at = now()
-  where (policies.customer_id, policies.connection_id, ${list(POLICY_COLUMNS, "policies.")})
-    is distinct from (excluded.customer_id, excluded.connection_id, ${list(POLICY_COLUMNS, "excluded.")})`;
-}
-
-/**
- * JSON parameters in pieces of this many rows: each string stays well under V8's large-object
- * size (~128 KB), so it dies young instead of piling up in the large-object space until a full
- * GC (that pile-up was most of the import's peak RSS).
- */
-const JSON_CHUNK_ROWS = 100;
-
-function jsonChunks<T>(rows: T[]) {
-  const out: string[] = [];
-  for (let i = 0; i < rows.length; i += JSON_CHUNK_ROWS) out.push(JSON.stringify(rows.slice(i, i + JSON_CHUNK_ROWS)));
-  return out;
+  on conflict (tenant_id, connection_id, source_key) do update set customer_id = excluded.customer_id, ${raw(setAll(POLICY_COLUMNS))}, updated_at = now()
+  where (policies.customer_id, ${raw(list(POLICY_COLUMNS, "policies."))}) is distinct from (excluded.customer_id, ${raw(list(POLICY_COLUMNS, "excluded."))})`;
 }
 
 /** Multi-row upserts (JSON parameters, no per-row statements), one transaction per batch. */
 function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: string; runId: string; runnerId: string }) {
   const carrierIds = new Map<string, string>();
   const knownPeople = new Set<string>();
+  // Spellings already written (a few dozen people across 100 000 rows): skips the key per row.
+  const knownNames = new Set<string>();
+  const customerRows = new JsonRowsWriter();
+  const policyRows = new JsonRowsWriter();
 
   async function carriersFor(tx: DbOrTx, names: string[]) {
     const missing = [...new Set(names.map((n) => n.toLowerCase()))].filter((n) => !carrierIds.has(n));
@@ -364,65 +381,60 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
       customersByKey.set(v.customer.sourceKey, v.customer);
       policiesByKey.set(v.policy.sourceKey, { customerKey: v.customer.sourceKey, policy: v.policy });
     }
-    const customerJson = jsonChunks(
-      Array.from(customersByKey.values(), (c) => ({
-        source_key: c.sourceKey,
-        customer_type: c.customerType,
-        first_name: c.firstName,
-        last_name: c.lastName,
-        business_name: c.businessName,
-        name: c.name,
-        email: c.email,
-        phone: c.phone,
-        address1: c.address1,
-        address2: c.address2,
-        city: c.city,
-        state: c.state,
-        zip: c.zip,
-        producer: c.producer,
-        csr: c.csr,
-      })),
-    );
-    const policyJson = jsonChunks(
-      Array.from(policiesByKey.values(), ({ customerKey, policy: p }) => ({
-        customer_key: customerKey,
-        source_key: p.sourceKey,
-        policy_number: p.policyNumber,
-        line_of_business: p.lineOfBusiness,
-        line_of_business_raw: p.lineOfBusinessRaw,
-        carrier_id: carrierIds.get(p.carrierName.toLowerCase()) ?? null,
-        carrier_name: p.carrierName,
-        status: p.status,
-        inception_date: p.inceptionDate,
-        effective_date: p.effectiveDate,
-        expiration_date: p.expirationDate,
-        term_months: p.termMonths,
-        premium: p.premium,
-        prior_premium: p.priorPremium,
-        renewal_premium: p.renewalPremium,
-        risk_state: p.riskState,
-        producer: p.producer,
-        csr: p.csr,
-        claims_3y: p.claims3y,
-        last_modified_at: p.lastModifiedAt,
-      })),
-    );
-    const statement = upsertBatchSql(customerJson.length, policyJson.length);
-    await tx.execute(withParams(statement, [scope.tenantId, scope.connectionId, ...customerJson, ...policyJson]));
+    const customerJson = customerRows.write(customersByKey.values(), (c) => ({
+      source_key: c.sourceKey,
+      customer_type: c.customerType,
+      first_name: c.firstName,
+      last_name: c.lastName,
+      business_name: c.businessName,
+      name: c.name,
+      email: c.email,
+      phone: c.phone,
+      address1: c.address1,
+      address2: c.address2,
+      city: c.city,
+      state: c.state,
+      zip: c.zip,
+      producer: c.producer,
+      csr: c.csr,
+    }));
+    const policyJson = policyRows.write(policiesByKey.values(), ({ customerKey, policy: p }) => ({
+      customer_key: customerKey,
+      source_key: p.sourceKey,
+      policy_number: p.policyNumber,
+      line_of_business: p.lineOfBusiness,
+      line_of_business_raw: p.lineOfBusinessRaw,
+      carrier_id: carrierIds.get(p.carrierName.toLowerCase()) ?? null,
+      carrier_name: p.carrierName,
+      status: p.status,
+      inception_date: p.inceptionDate,
+      effective_date: p.effectiveDate,
+      expiration_date: p.expirationDate,
+      term_months: p.termMonths,
+      premium: p.premium,
+      prior_premium: p.priorPremium,
+      renewal_premium: p.renewalPremium,
+      risk_state: p.riskState,
+      producer: p.producer,
+      csr: p.csr,
+      claims_3y: p.claims3y,
+      last_modified_at: p.lastModifiedAt,
+    }));
+    await tx.execute(upsertBatchSql(scope.tenantId, scope.connectionId, customerJson, policyJson));
   }
 
 
   async function upsertPeople(tx: DbOrTx, valid: Extract<Classified, { kind: "valid" }>[]) {
     const fresh = new Map<string, { name: string; role: string }>();
+    const add = (name: string | null, role: string) => {
+      if (!name || knownNames.has(name)) return;
+      const key = employeeKey(name);
+      if (knownPeople.has(key)) knownNames.add(name);
+      else if (!fresh.has(key)) fresh.set(key, { name, role });
+    };
     for (const v of valid) {
-      for (const [name, role] of [
-        [v.customer.producer, "producer"],
-        [v.customer.csr, "csr"],
-      ] as const) {
-        if (!name) continue;
-        const key = employeeKey(name);
-        if (!knownPeople.has(key) && !fresh.has(key)) fresh.set(key, { name, role });
-      }
+      add(v.customer.producer, "producer");
+      add(v.customer.csr, "csr");
     }
     if (fresh.size === 0) return;
     const json = JSON.stringify([...fresh.entries()].map(([source_key, p]) => ({ source_key, name: p.name, role: p.role })));

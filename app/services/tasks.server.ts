@@ -56,6 +56,9 @@ export async function createRemarketTask(tx: DbOrTx, ctx: Pick<TenantContext, "t
     }
   }
   const due = format(subDays(parseISO(source.policy.expirationDate), setting.dueDaysBeforeExpiration), "yyyy-MM-dd");
+  // Written back only through a connector that can (Salesforce); file connectors: CSV from /tasks.
+  const connectionId = source.policy.connectionId;
+  const writesBack = connectionId !== null && (taskWriter ? await taskWriter.supports(tx, { tenantId: ctx.tenantId, connectionId }) : true);
   const [task] = await tx
     .insert(tasks)
     .values({
@@ -69,23 +72,33 @@ export async function createRemarketTask(tx: DbOrTx, ctx: Pick<TenantContext, "t
       activityCode: setting.activityCode,
       workGroup: setting.workGroup,
       dueDate: due < source.today ? source.today : due,
-      writeback: source.policy.connectionId ? "queued" : "none",
+      writeback: writesBack ? "queued" : "none",
       createdAt: clock(ctx),
     })
     .returning({ id: tasks.id });
-  if (source.policy.connectionId) {
+  if (writesBack) {
     await enqueueJob(tx, {
       type: TASK_WRITEBACK_JOB,
       tenantId: ctx.tenantId,
-      payload: { taskId: task.id, connectionId: source.policy.connectionId },
+      payload: { taskId: task.id, connectionId },
       dedupeKey: `${TASK_WRITEBACK_JOB}:${task.id}`,
+      maxAttempts: 4,
     });
   }
   return task.id;
 }
 
-/** A connector that can create the task in its AMS; returns false when it cannot (file exports). */
-export type TaskWriter = (db: Db, input: { tenantId: string; taskId: string; connectionId: string }) => Promise<boolean>;
+/** What became of a write-back: in the AMS/CRM with its id, not for this connector, or refused for good. */
+export type TaskWriteOutcome = { status: "done"; externalId: string } | { status: "none" } | { status: "failed"; reason: string };
+
+/**
+ * How tasks reach an AMS/CRM (registered by the connections capability). `write` throws on a
+ * failure worth retrying (a 500 after the API client's own retry, a time-out): the queue retries.
+ */
+export type TaskWriter = {
+  supports(db: DbOrTx, input: { tenantId: string; connectionId: string }): Promise<boolean>;
+  write(db: Db, input: { tenantId: string; taskId: string; connectionId: string }): Promise<TaskWriteOutcome>;
+};
 let taskWriter: TaskWriter | null = null;
 
 /** The connections capability registers how tasks reach each AMS. */
@@ -93,15 +106,26 @@ export function registerTaskWriter(writer: TaskWriter) {
   taskWriter = writer;
 }
 
-/** The `task.writeback` job: without a writer (file connectors) the task is marked skipped. */
+/** The `task.writeback` job: records the outcome on the task (failed with the reason once out of attempts). */
 export const handleTaskWriteback: JobHandler = async (job, { db }) => {
   const taskId = String(job.payload.taskId ?? "");
   const connectionId = String(job.payload.connectionId ?? "");
   if (!job.tenantId || !taskId) return;
-  const written = taskWriter ? await taskWriter(db, { tenantId: job.tenantId, taskId, connectionId }) : false;
+  let outcome: TaskWriteOutcome;
+  try {
+    outcome = taskWriter ? await taskWriter.write(db, { tenantId: job.tenantId, taskId, connectionId }) : { status: "none" };
+  } catch (error) {
+    if (job.attempts < job.maxAttempts) throw error;
+    outcome = { status: "failed", reason: error instanceof Error ? error.message : String(error) };
+  }
   await db
     .update(tasks)
-    .set({ writeback: written ? "done" : "skipped" })
+    .set({
+      writeback: outcome.status,
+      writebackExternalId: outcome.status === "done" ? outcome.externalId : null,
+      writebackError: outcome.status === "failed" ? outcome.reason.slice(0, 500) : null,
+      writebackAt: new Date(),
+    })
     .where(and(eq(tasks.tenantId, job.tenantId), eq(tasks.id, taskId)));
 };
 
@@ -116,6 +140,8 @@ const taskColumns = {
   dueDate: tasks.dueDate,
   status: tasks.status,
   writeback: tasks.writeback,
+  writebackExternalId: tasks.writebackExternalId,
+  writebackError: tasks.writebackError,
   createdAt: tasks.createdAt,
   completedAt: tasks.completedAt,
   policyId: tasks.policyId,

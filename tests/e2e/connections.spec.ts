@@ -33,7 +33,8 @@ test("integration setup: CSV connection, wizard, import, notification, disconnec
   // Step 2: mapping, suggestions accepted, preview shown.
   await expect(page).toHaveURL(/\/configure-integration\/configuration\/[0-9a-f-]{36}$/);
   const connectionId = page.url().split("/").pop()!;
-  await expect(page.getByTestId("preview-counts")).toContainText("118 valid and 2 invalid rows");
+  // The preview validates exactly as the import does (duplicates included): 117 valid, 3 rejected below.
+  await expect(page.getByTestId("preview-counts")).toContainText("117 valid and 3 invalid rows");
   await expect(page.getByRole("combobox", { name: /Policy number/ })).toHaveValue("Policy #");
   await saveAndContinue(page);
   await expect(page).toHaveURL(new RegExp(`/configure-integration/prediction/${connectionId}$`));
@@ -87,6 +88,15 @@ test("integration setup: CSV connection, wizard, import, notification, disconnec
   // The same notification is in the bell's list.
   await page.goto("/notifications");
   await expect(page.getByText(/^Import finished: \d+ customers, 117 policies, 3 rejected in/)).toBeVisible();
+  await page.goto(`/connect-database/${connectionId}`);
+
+  // The uploaded export is a file like any upload: linked from the connection, on /files, with its report.
+  await page.getByRole("link", { name: "ezlynx-sample-export.csv" }).click();
+  await expect(page.getByTestId("file-name")).toContainText("ezlynx-sample-export.csv");
+  await expect(page.getByTestId("status-history")).toContainText("Ready");
+  await expect(page.getByRole("link", { name: "Open report" })).toBeVisible();
+  await page.goto("/files");
+  await expect(page.getByTestId("file-row").filter({ hasText: "ezlynx-sample-export.csv" })).toContainText("Policies");
   await page.goto(`/connect-database/${connectionId}`);
 
   // The rejected rows download with their reasons.

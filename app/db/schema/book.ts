@@ -7,6 +7,7 @@ import {
   pgTable,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
@@ -36,7 +37,10 @@ export const customers = pgTable(
       .references(() => tenants.id, { onDelete: "cascade" }),
     /** Which connection imported it (null for demo or manual data). */
     connectionId: uuid("connection_id"),
-    /** The source's own key (client number / lookup code); unique per tenant. */
+    /**
+     * The source's own key (client number / lookup code), unique per connection: two live
+     * connections (an AMS and a CRM) may both have a client 1001 (docs/decisions/customer-source-keys.md).
+     */
     sourceKey: text("source_key").notNull(),
     customerType: text("customer_type", { enum: ["personal", "commercial"] }).notNull().default("personal"),
     firstName: text("first_name"),
@@ -57,7 +61,8 @@ export const customers = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("customers_source_unique").on(t.tenantId, t.sourceKey),
+    // NULLS NOT DISTINCT: demo and manual data (no connection) stay unique per tenant.
+    unique("customers_source_unique").on(t.tenantId, t.connectionId, t.sourceKey).nullsNotDistinct(),
     index("customers_tenant_name_idx").on(t.tenantId, t.name),
     index("customers_tenant_email_idx").on(t.tenantId, sql`lower(${t.email})`),
   ],
@@ -101,7 +106,7 @@ export const policies = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("policies_source_unique").on(t.tenantId, t.sourceKey),
+    unique("policies_source_unique").on(t.tenantId, t.connectionId, t.sourceKey).nullsNotDistinct(),
     index("policies_tenant_expiration_idx").on(t.tenantId, t.expirationDate),
     index("policies_customer_idx").on(t.customerId),
   ],

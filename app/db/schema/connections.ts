@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { files } from "./files";
 import { tenants } from "./identity";
 
 // Connections to agency management systems / CRMs / exports, the wizard's saved state, and the
@@ -77,6 +78,8 @@ export const connections = pgTable(
     fileKey: text("file_key"),
     fileName: text("file_name"),
     fileBytes: integer("file_bytes"),
+    /** The export's row in the files capability (on /files, with its EDA report). */
+    fileId: uuid("file_id").references(() => files.id, { onDelete: "set null" }),
     mapping: jsonb("mapping").$type<ConnectionMapping>(),
     filters: jsonb("filters").$type<ConnectionFilters>(),
     /** Seed connections/state/save|get: drafts per step, so a closed tab resumes where it was. */

@@ -288,8 +288,14 @@ export const tasks = pgTable(
     workGroup: text("work_group"),
     dueDate: date("due_date", { mode: "string" }).notNull(),
     status: text("status", { enum: ["open", "done"] }).notNull().default("open"),
-    /** none: no connector to write to (CSV export instead); queued/done/skipped: the write-back job. */
-    writeback: text("writeback", { enum: ["none", "queued", "done", "skipped"] }).notNull().default("none"),
+    /**
+     * none: no connector to write to (CSV export instead); queued: the write-back job is on its
+     * way; done: in the AMS/CRM (writebackExternalId); failed: gave up (writebackError); skipped: legacy.
+     */
+    writeback: text("writeback", { enum: ["none", "queued", "done", "failed", "skipped"] }).notNull().default("none"),
+    writebackExternalId: text("writeback_external_id"),
+    writebackError: text("writeback_error"),
+    writebackAt: timestamp("writeback_at", { withTimezone: true }),
     createdAt: createdAt(),
     completedAt: timestamp("completed_at", { withTimezone: true }),
   },

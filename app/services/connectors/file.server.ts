@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { readCsv } from "./csv-reader.server";
+import { readCsvBatches, type CsvRecord } from "./csv-reader.server";
 import type { SourceRow } from "~/services/mapping/transform";
 import { ConnectorError, type Connector, type SourceValue } from "./types";
 
@@ -16,43 +16,63 @@ export function fileFormatFor(fileName: string): FileFormat | null {
   return null;
 }
 
-type RawRow = { rowNumber: number; cells: string[] };
+type RawRow = CsvRecord;
 
 export function createFileConnector(input: { open: () => Promise<Readable>; format: FileFormat; fileName: string }): Connector {
   const { open, format, fileName } = input;
   const csvObject = "rows";
 
-  async function* rawRows(object: string): AsyncIterable<RawRow> {
+  // Rows travel in batches (a chunk of the file, or a run of sheet rows) and are turned into
+  // records synchronously: no async step per row (memory: see docs/decisions/connections-import.md).
+  async function* rawBatches(object: string): AsyncIterable<RawRow[]> {
     if (format === "csv") {
       if (object !== csvObject) throw new ConnectorError(`Unknown object ${object}`);
-      yield* csvRows(open, await sniffDelimiter(open));
+      yield* csvBatches(open, await sniffDelimiter(open));
     } else {
-      yield* xlsxRows(await open(), object);
+      yield* xlsxBatches(await open(), object);
     }
   }
 
-  async function* records(object: string): AsyncIterable<{ headers: string[]; row?: SourceRow }> {
+  /** The header row, and the data rows of each batch (title rows above the header and blank rows left out). */
+  async function* dataBatches(object: string): AsyncIterable<{ headers: string[]; rows: RawRow[] }> {
     let headers: string[] | null = null;
-    for await (const raw of rawRows(object)) {
-      let filled = 0;
-      for (const cell of raw.cells) if (cell !== "" && cell.trim() !== "") filled++;
-      if (!headers) {
-        // Title rows ("Book of Business Report", a date) sit above the header in some exports.
-        if (filled < 2) continue;
-        headers = uniqueHeaders(raw.cells);
-        yield { headers };
-        continue;
+    for await (const batch of rawBatches(object)) {
+      const rows: RawRow[] = [];
+      for (const raw of batch) {
+        let filled = 0;
+        for (const cell of raw.cells) if (cell !== "" && cell.trim() !== "") filled++;
+        if (!headers) {
+          // Title rows ("Book of Business Report", a date) sit above the header in some exports.
+          if (filled < 2) continue;
+          headers = uniqueHeaders(raw.cells);
+          continue;
+        }
+        if (filled > 0) rows.push(raw);
       }
-      if (filled === 0) continue;
-      const values: Record<string, string> = {};
-      for (let i = 0; i < headers.length; i++) values[headers[i]] = raw.cells[i] ?? "";
-      yield { headers, row: { rowNumber: raw.rowNumber, values } };
+      if (headers) yield { headers, rows };
     }
-    if (!headers) yield { headers: [] };
+    if (!headers) yield { headers: [], rows: [] };
+  }
+
+  /** The data rows of each batch as records (values by header). */
+  async function* recordBatches(object: string): AsyncIterable<SourceRow[]> {
+    // Each record's values start as a copy of a template holding every header: the copies share
+    // one hidden class (a few hundred bytes), where growing an empty object property by property
+    // turns it into a dictionary several times that size.
+    let template: Record<string, string> | null = null;
+    for await (const { headers, rows } of dataBatches(object)) {
+      template ??= Object.fromEntries(headers.map((h) => [h, ""]));
+      yield rows.map((raw) => {
+        const values = { ...template };
+        const n = Math.min(headers.length, raw.cells.length);
+        for (let i = 0; i < n; i++) values[headers[i]] = raw.cells[i];
+        return { rowNumber: raw.line, values };
+      });
+    }
   }
 
   async function headersOf(object: string) {
-    for await (const item of records(object)) return item.headers;
+    for await (const item of dataBatches(object)) return item.headers;
     return [];
   }
 
@@ -67,11 +87,16 @@ export function createFileConnector(input: { open: () => Promise<Readable>; form
     },
 
     async listValues(object, attribute, limit = 200) {
+      // One column only: the cell at the attribute's index, no record per row.
       const counts = new Map<string, number>();
-      for await (const item of records(object)) {
-        if (!item.row) continue;
-        const value = (item.row.values[attribute] ?? "").trim();
-        if (counts.has(value) || counts.size < 10_000) counts.set(value, (counts.get(value) ?? 0) + 1);
+      let column = -1;
+      for await (const { headers, rows } of dataBatches(object)) {
+        if (column < 0) column = headers.indexOf(attribute);
+        if (column < 0) break;
+        for (const raw of rows) {
+          const value = (raw.cells[column] ?? "").trim();
+          if (counts.has(value) || counts.size < 10_000) counts.set(value, (counts.get(value) ?? 0) + 1);
+        }
       }
       return topValues(counts, limit);
     },
@@ -79,13 +104,14 @@ export function createFileConnector(input: { open: () => Promise<Readable>; form
     async *readRecords(object, options = {}) {
       const pageSize = options.pageSize ?? 1000;
       let page: SourceRow[] = [];
-      for await (const item of records(object)) {
+      for await (const rows of recordBatches(object)) {
         if (options.signal?.aborted) throw new ConnectorError("Import stopped");
-        if (!item.row) continue;
-        page.push(item.row);
-        if (page.length >= pageSize) {
-          yield page;
-          page = [];
+        for (const row of rows) {
+          page.push(row);
+          if (page.length >= pageSize) {
+            yield page;
+            page = [];
+          }
         }
       }
       if (page.length > 0) yield page;
@@ -143,8 +169,8 @@ async function sniffDelimiter(open: () => Promise<Readable>) {
   return counts[best] > 0 ? candidates[best] : ",";
 }
 
-async function* csvRows(open: () => Promise<Readable>, delimiter: string): AsyncIterable<RawRow> {
-  for await (const record of readCsv(await open(), delimiter)) yield { rowNumber: record.line, cells: record.cells };
+async function* csvBatches(open: () => Promise<Readable>, delimiter: string): AsyncIterable<RawRow[]> {
+  yield* readCsvBatches(await open(), delimiter);
 }
 
 type Reader = AsyncIterable<WorksheetLike>;
@@ -176,7 +202,9 @@ function sheetName(sheet: WorksheetLike, index: number) {
   return sheet.name || `Sheet${sheet.id ?? index + 1}`;
 }
 
-async function* xlsxRows(stream: Readable, object: string): AsyncIterable<RawRow> {
+const XLSX_BATCH = 500;
+
+async function* xlsxBatches(stream: Readable, object: string): AsyncIterable<RawRow[]> {
   let index = 0;
   for await (const sheet of await workbookReader(stream)) {
     const name = sheetName(sheet, index++);
@@ -184,10 +212,16 @@ async function* xlsxRows(stream: Readable, object: string): AsyncIterable<RawRow
       for await (const _row of sheet) void _row;
       continue;
     }
+    let batch: RawRow[] = [];
     for await (const row of sheet) {
       const values = Array.isArray(row.values) ? (row.values as unknown[]).slice(1) : [];
-      yield { rowNumber: row.number, cells: Array.from(values, cellText) };
+      batch.push({ line: row.number, cells: Array.from(values, cellText) });
+      if (batch.length >= XLSX_BATCH) {
+        yield batch;
+        batch = [];
+      }
     }
+    if (batch.length > 0) yield batch;
     return;
   }
   throw new ConnectorError(`The workbook has no sheet named ${object}`);

@@ -13,14 +13,20 @@ export function isBlank(value: string | null | undefined) {
 /** Trimmed text, null when blank or N/A. */
 export function cleanText(value: string | null | undefined) {
   if (isBlank(value)) return null;
-  return value!.trim().replace(/\s+/g, " ");
+  const text = value!.trim();
+  // Most cells hold no run of spaces, tab or line break: skip the replace (a hot path of imports).
+  return MESSY_SPACE.test(text) ? text.replace(/\s+/g, " ") : text;
 }
+
+const MESSY_SPACE = /\s\s|[^\S ]/;
 
 export type Parsed<T> = { ok: true; value: T | null } | { ok: false };
 
 /** `$1,234.50`, `1234.5`, `(12.00)` (negative), `1.234,5`? no: US exports only. Blank/N/A → null. */
 export function parseMoney(value: string | null | undefined): Parsed<number> {
   if (isBlank(value)) return { ok: true, value: null };
+  // Plain amounts ("1234.50") need none of the clean-up below (a hot path of imports).
+  if (PLAIN_AMOUNT.test(value!)) return { ok: true, value: Math.round(Number(value) * 100) / 100 };
   let text = value!.trim();
   let negative = false;
   if (/^\(.*\)$/.test(text)) {
@@ -37,6 +43,8 @@ export function parseMoney(value: string | null | undefined): Parsed<number> {
   if (!Number.isFinite(num)) return { ok: false };
   return { ok: true, value: Math.round((negative ? -num : num) * 100) / 100 };
 }
+
+const PLAIN_AMOUNT = /^\d{1,15}(\.\d+)?$/;
 
 export function parseInteger(value: string | null | undefined): Parsed<number> {
   if (isBlank(value)) return { ok: true, value: null };

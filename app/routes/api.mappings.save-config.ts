@@ -1,0 +1,28 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { apiSaveMapping } from "~/services/connections-api.server";
+import { connectionIdField, connectionsApi, methodNotAllowed } from "~/utils/connections-api.server";
+
+/** Seed /mappings/save-config ({ connectionId, mapping: { object, fields, valueMaps } }). */
+export async function action({ request, params }: ActionFunctionArgs) {
+  return connectionsApi(request, params, {
+    method: "POST",
+    schema: z.object({
+      connectionId: connectionIdField,
+      mapping: z.object(
+        {
+          object: z.string({ error: "mapping.object is required." }).min(1, "mapping.object is required.").max(200),
+          fields: z.record(z.string(), z.string().min(1).max(200), { error: "mapping.fields maps each field to a source attribute." }),
+          valueMaps: z
+            .object({ lineOfBusiness: z.record(z.string(), z.string()).default({}), status: z.record(z.string(), z.string()).default({}) })
+            .default({ lineOfBusiness: {}, status: {} }),
+          preset: z.string().max(40).nullable().optional(),
+        },
+        { error: "mapping is required." },
+      ),
+    }),
+    run: (ctx, input) => apiSaveMapping(ctx, input),
+  });
+}
+
+export const loader = methodNotAllowed;

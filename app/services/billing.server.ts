@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
 import { billingAccounts, users } from "~/db/schema";
 import { getEnv } from "~/env.server";
+import { PAYMENTS_NOT_CONFIGURED, PORTAL_NOT_AVAILABLE } from "~/utils/billing-copy";
 import { formatLocalDay } from "~/utils/time-zone";
 import { recordAudit } from "./audit.server";
 import {
@@ -31,8 +32,7 @@ import {
 
 const DAY_MS = 86_400_000;
 
-export const PAYMENTS_NOT_CONFIGURED = "Payments are not configured on this server, so billing runs locally.";
-export const PORTAL_NOT_AVAILABLE = "The billing portal is not available because payments are not configured on this server.";
+export { PAYMENTS_NOT_CONFIGURED, PORTAL_NOT_AVAILABLE };
 
 const STATUS_LABELS = {
   trialing: "Trial",

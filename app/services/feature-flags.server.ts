@@ -2,10 +2,9 @@ import { and, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { featureFlagOverrides } from "~/db/schema";
 import { getEnv } from "~/env.server";
+import { KNOWN_FLAGS, type FlagName } from "~/utils/feature-flag-names";
 
-/** Every flag the product knows; a flag not listed here cannot be toggled. */
-export const KNOWN_FLAGS = ["billing"] as const;
-export type FlagName = (typeof KNOWN_FLAGS)[number];
+export { KNOWN_FLAGS, type FlagName };
 export type Flags = Record<FlagName, boolean>;
 
 /** Defaults from FEATURE_FLAGS ("billing,-other": listed means on, a leading '-' means off). */

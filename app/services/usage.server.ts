@@ -55,4 +55,4 @@ export async function getMonthlyUsage(ctx: TenantContext, input: { year: number;
   return { year, month: month ?? null, buckets, total: buckets.reduce((sum, b) => sum + b.count, 0) };
 }
 
-export const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+export { MONTH_NAMES } from "~/utils/billing-copy";

@@ -1,0 +1,13 @@
+import { chromium } from "@playwright/test";
+const base = process.env.BASE;
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const page = await browser.newPage();
+page.on("console", (m) => console.log("console", m.type(), m.text().slice(0, 400)));
+page.on("pageerror", (e) => console.log("pageerror", e.message.slice(0, 300), e.stack?.slice(0, 600)));
+await page.goto(base + "/auth/login");
+await page.getByRole("button", { name: /try the demo/i }).click();
+await page.waitForURL(base + "/");
+await page.goto(base + (process.env.P ?? "/billing"));
+await page.waitForTimeout(3000);
+console.log((await page.locator("main").innerText()).slice(0, 300));
+await browser.close();

@@ -1,0 +1,56 @@
+import { expect, test } from "./fixtures";
+
+// Every page of the demo agency, as staff open it: it answers 200, renders inside the shell and,
+// with JavaScript, hydrates without a script error (the fixture fails the test on any). A route
+// module that cannot load in the browser would otherwise go unnoticed: Remix falls back to a
+// full page load and the page still looks right.
+const PAGES = [
+  "/",
+  "/customers",
+  "/remarket",
+  "/forecast",
+  "/quotes",
+  "/tasks",
+  "/carriers",
+  "/reports",
+  "/files",
+  "/files/config",
+  "/notifications",
+  "/billing",
+  "/connect-database",
+  "/integration-setup",
+  "/create-connection/?integrationId=csv",
+  "/settings/team",
+  "/settings/account",
+];
+
+test("every page of the demo agency renders and hydrates without errors", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto("/auth/login");
+  await page.getByRole("button", { name: "Try the demo" }).click();
+  await expect(page.getByTestId("dashboard-title")).toContainText("(demo)");
+
+  for (const path of PAGES) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(200);
+    await expect(page.getByRole("navigation", { name: "Main" }), path).toBeAttached();
+    await expect(page.locator("h1").first(), path).toBeVisible();
+    await page.waitForLoadState("networkidle");
+  }
+
+  // Pages reached from the lists: a customer, a file and a connection of the demo agency.
+  for (const [list, link] of [
+    ["/customers", /^\/customers\/[0-9a-f-]{36}$/],
+    ["/files", /^\/files\/[0-9a-f-]{36}$/],
+    ["/connect-database", /^\/connect-database\/[0-9a-f-]{36}$/],
+  ] as const) {
+    await page.goto(list);
+    const hrefs = await page.locator("main a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
+    const href = hrefs.find((h) => link.test(h));
+    expect(href, `a link like ${link} on ${list}`).toBeTruthy();
+    const response = await page.goto(href!);
+    expect(response?.status(), href).toBe(200);
+    await expect(page.locator("h1").first(), href).toBeVisible();
+    await page.waitForLoadState("networkidle");
+  }
+});

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { connections, customers, employeeAccounts, importRuns, notifications, policies } from "~/db/schema";
 import { createTestTenant } from "../../tests/support/factories";
 import { createReadyFileConnection } from "./connection-fixtures.server";
-import { formatDuration, getLatestRun, importedCounts, rejectionsCsv, runImport, startImport } from "./imports.server";
+import { describeFailure, formatDuration, getLatestRun, importedCounts, rejectionsCsv, runImport, startImport } from "./imports.server";
 
 async function snapshot(db: Awaited<ReturnType<typeof createTestTenant>>["db"], tenantId: string) {
   const c = await db
@@ -175,5 +175,21 @@ describe("the import (ETL)", () => {
     expect(formatDuration(850)).toBe("850 ms");
     expect(formatDuration(12_300)).toBe("12 s");
     expect(formatDuration(65_000)).toBe("1 min 5 s");
+  });
+});
+
+describe("describeFailure", () => {
+  test("a failed statement reads as the database's message, not the statement and its rows", () => {
+    const cause = new Error("there is no unique or exclusion constraint matching the ON CONFLICT specification");
+    const failed = new Error(`Failed query: insert into customers ... params: ${"x".repeat(100_000)}`, { cause });
+    expect(describeFailure(failed)).toBe("database error: there is no unique or exclusion constraint matching the ON CONFLICT specification");
+  });
+
+  test("other errors keep their message, cut to 500 characters", () => {
+    expect(describeFailure(new Error("the source answered 502"))).toBe("the source answered 502");
+    expect(describeFailure("plain")).toBe("plain");
+    const long = describeFailure(new Error("y".repeat(2_000)));
+    expect(long).toHaveLength(500);
+    expect(long.endsWith("...")).toBe(true);
   });
 });

@@ -554,13 +554,24 @@ async function finishRun(
 
 /** A run that cannot go on (invalid credentials, out of attempts): closed with its reason. */
 export async function failRun(db: Db, runId: string, error: unknown) {
-  const message = error instanceof InvalidCredentialsError ? "invalid credentials" : error instanceof Error ? error.message : String(error);
+  const message = error instanceof InvalidCredentialsError ? "invalid credentials" : describeFailure(error);
   const [run] = await db.select().from(importRuns).where(eq(importRuns.id, runId));
   if (!run || run.status === "succeeded" || run.status === "failed") return;
   const [connection] = await db.select().from(connections).where(eq(connections.id, run.connectionId));
   if (!connection) return;
   if (run.status === "queued") await db.update(importRuns).set({ status: "running" }).where(eq(importRuns.id, runId));
   await finishRun(db, run, connection, { ok: false, error: message, startedAt: run.startedAt ?? new Date(), now: () => new Date() });
+}
+
+/**
+ * The reason a run failed, as the connection page and the notification show it: a database
+ * error's own message rather than drizzle's "Failed query: <the statement> params: <every row>",
+ * which for a 500-row batch is over 100 KB of SQL and customer data.
+ */
+export function describeFailure(error: unknown) {
+  const cause = error instanceof Error && error.message.startsWith("Failed query:") && error.cause instanceof Error ? error.cause : null;
+  const message = cause ? `database error: ${cause.message}` : error instanceof Error ? error.message : String(error);
+  return message.length > 500 ? `${message.slice(0, 497)}...` : message;
 }
 
 /** The job handler: run, and close the run for good when retrying cannot help. */
@@ -578,7 +589,7 @@ export async function handleImportJob(
     const permanent = error instanceof InvalidCredentialsError || error instanceof PermanentJobError;
     if (permanent || job.attempts >= job.maxAttempts) {
       await failRun(db, runId, error);
-      if (!(error instanceof PermanentJobError)) throw new PermanentJobError(error instanceof Error ? error.message : String(error));
+      if (!(error instanceof PermanentJobError)) throw new PermanentJobError(describeFailure(error));
     }
     throw error;
   }

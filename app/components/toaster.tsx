@@ -24,7 +24,9 @@ export function ToastArea({ toast }: { toast: ToastData | null }) {
     <>
       <Toaster position="top-right" closeButton richColors />
       {!hydrated && toast ? (
-        <div className="fixed right-4 top-4 z-50 max-w-sm" data-testid="server-toast">
+        // It stays until the next page without JavaScript, so it must never cover a control
+        // (the user menu sits under it): it lets every click through.
+        <div className="pointer-events-none fixed right-4 top-4 z-50 max-w-sm" data-testid="server-toast">
           <Notice tone={toast.type}>
             {toast.title ? <strong className="block">{toast.title}</strong> : null}
             {toast.message}

@@ -18,6 +18,13 @@ test("sign up → code from the outbox → dashboard", async ({ page }) => {
 
   await expect(page.getByTestId("dashboard-title")).toHaveText("Lighthouse Insurance");
   await expect(page.getByText("© " + new Date().getFullYear() + " Remarket. All Rights Reserved")).toBeVisible();
+
+  // The welcome toast (a server-rendered notice without JavaScript, which stays until the next
+  // page) sits over the user menu: signing out straight away must still work.
+  await expect(page.getByText("Welcome to Remarket").first()).toBeVisible();
+  await openUserMenu(page);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/auth\/login/);
 });
 
 test("a wrong password keeps the e-mail and shows the error", async ({ page, request }) => {

@@ -31,6 +31,40 @@ export const tableClass = "w-full text-left text-sm";
 export const theadClass = "border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 dark:border-slate-700";
 export const rowClass = "border-b border-slate-100 align-top dark:border-slate-800";
 
+export type ListColumn = { label: string; className?: string; srOnly?: boolean };
+
+/**
+ * A list page's table: the card around it, the header row and, when `empty` is given, the one row
+ * that says why there is nothing to list. The caller renders the body rows.
+ */
+export function ListTable({ testId, columns, empty, children }: { testId: string; columns: ListColumn[]; empty: ReactNode; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+      <table className={tableClass} data-testid={testId}>
+        <thead className={theadClass}>
+          <tr>
+            {columns.map((c, i) => (
+              <th key={c.label} className={cn(i === 0 ? "px-3 py-2" : "pr-3", c.className)}>
+                {c.srOnly ? <span className="sr-only">{c.label}</span> : c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {empty ? (
+            <tr>
+              <td colSpan={columns.length} className="px-3 py-6 text-center text-slate-500">
+                {empty}
+              </td>
+            </tr>
+          ) : null}
+          {children}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** A white card section with a heading. */
 export function Card({ title, children, actions, className }: { title?: ReactNode; children: ReactNode; actions?: ReactNode; className?: string }) {
   return (

@@ -139,28 +139,8 @@ export default function TaskCreationPage() {
             </select>
             {errors.fixedEmployeeAccountId ? <span className="text-red-600">{errors.fixedEmployeeAccountId}</span> : null}
           </label>
-          <label className="text-sm">
-            <span className="font-medium">Activity code</span>
-            <select name="activityCode" defaultValue={setting.activityCode ?? ""} className={select}>
-              <option value="">—</option>
-              {activityCodes.map((o) => (
-                <option key={o.id} value={o.code}>
-                  {o.code} — {o.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="text-sm">
-            <span className="font-medium">Work group</span>
-            <select name="workGroup" defaultValue={setting.workGroup ?? ""} className={select}>
-              <option value="">—</option>
-              {workGroups.map((o) => (
-                <option key={o.id} value={o.code}>
-                  {o.code} — {o.label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <CodeSelect label="Activity code" name="activityCode" value={setting.activityCode} options={activityCodes} />
+          <CodeSelect label="Work group" name="workGroup" value={setting.workGroup} options={workGroups} />
           <label className="text-sm">
             <span className="font-medium">Due days before expiration</span>
             <input name="dueDaysBeforeExpiration" inputMode="numeric" defaultValue={String(setting.dueDaysBeforeExpiration)} className={select} aria-invalid={errors.dueDaysBeforeExpiration ? true : undefined} />
@@ -177,6 +157,23 @@ export default function TaskCreationPage() {
         <OptionList title="Work groups" kind="work_group" items={workGroups.map((o) => ({ id: o.id, text: `${o.code} — ${o.label}` }))} error={errors["add-work_group"]} withCode />
       </div>
     </WizardPage>
+  );
+}
+
+/** A coded list from the connector (activity codes, work groups), with "—" for none. */
+function CodeSelect({ label, name, value, options }: { label: string; name: string; value: string | null; options: { id: string; code: string; label: string }[] }) {
+  return (
+    <label className="text-sm">
+      <span className="font-medium">{label}</span>
+      <select name={name} defaultValue={value ?? ""} className={select}>
+        <option value="">—</option>
+        {options.map((o) => (
+          <option key={o.id} value={o.code}>
+            {o.code} — {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { format } from "date-fns";
 import { z } from "zod";
 import { Pagination } from "~/components/pagination";
-import { Card, FilterSelect, Stat, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { Card, FilterSelect, ListTable, Stat, inputClass, rowClass } from "~/components/renewals-ui";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { CUSTOMERS_PAGE_SIZE, customerCounts, customerFilterOptions, listCustomers, recentlyMarketed } from "~/services/customers.server";
@@ -74,45 +74,35 @@ export default function CustomersPage() {
               </div>
             </Form>
           </Card>
-          <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
-            <table className={tableClass} data-testid="customers">
-              <thead className={theadClass}>
-                <tr>
-                  <th className="px-3 py-2">Name</th>
-                  <th className="pr-3">E-mail</th>
-                  <th className="pr-3">Phone</th>
-                  <th className="pr-3">State</th>
-                  <th className="pr-3">Producer</th>
-                  <th className="pr-3 text-right">Active policies</th>
-                  <th className="pr-3">Worklist</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.length === 0 ? (
-                  <tr>
-                    <td colSpan={7} className="px-3 py-6 text-center text-slate-500">
-                      No customers match.
-                    </td>
-                  </tr>
-                ) : null}
-                {rows.map((c) => (
-                  <tr key={c.id} className={rowClass}>
-                    <td className="px-3 py-2">
-                      <Link to={`/customers/${c.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-100">
-                        {c.name}
-                      </Link>
-                    </td>
-                    <td className="pr-3">{c.email}</td>
-                    <td className="pr-3">{c.phone}</td>
-                    <td className="pr-3">{c.state}</td>
-                    <td className="pr-3">{c.producer}</td>
-                    <td className="pr-3 text-right">{formatNumber(c.activePolicies)}</td>
-                    <td className="pr-3">{c.flagged > 0 ? <AlertPill tone="warning">Flagged</AlertPill> : null}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable
+            testId="customers"
+            columns={[
+              { label: "Name" },
+              { label: "E-mail" },
+              { label: "Phone" },
+              { label: "State" },
+              { label: "Producer" },
+              { label: "Active policies", className: "text-right" },
+              { label: "Worklist" },
+            ]}
+            empty={rows.length === 0 ? "No customers match." : null}
+          >
+            {rows.map((c) => (
+              <tr key={c.id} className={rowClass}>
+                <td className="px-3 py-2">
+                  <Link to={`/customers/${c.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-100">
+                    {c.name}
+                  </Link>
+                </td>
+                <td className="pr-3">{c.email}</td>
+                <td className="pr-3">{c.phone}</td>
+                <td className="pr-3">{c.state}</td>
+                <td className="pr-3">{c.producer}</td>
+                <td className="pr-3 text-right">{formatNumber(c.activePolicies)}</td>
+                <td className="pr-3">{c.flagged > 0 ? <AlertPill tone="warning">Flagged</AlertPill> : null}</td>
+              </tr>
+            ))}
+          </ListTable>
           <p className="text-sm text-slate-500">{formatNumber(total)} customers</p>
           <Pagination page={page} pageCount={pageCount} />
         </div>

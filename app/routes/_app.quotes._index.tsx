@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { format } from "date-fns";
 import { z } from "zod";
 import { Pagination } from "~/components/pagination";
-import { rowClass, StatusTabs, tableClass, theadClass } from "~/components/renewals-ui";
+import { ListTable, rowClass, StatusTabs } from "~/components/renewals-ui";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { REMARKETS_PAGE_SIZE, listRemarkets } from "~/services/quotes.server";
 import { requireTenantContext } from "~/utils/auth.server";
@@ -40,54 +40,50 @@ export default function QuotesPage() {
           { value: "closed", label: "Closed" },
         ]}
       />
-      <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
-        <table className={tableClass} data-testid="remarkets">
-          <thead className={theadClass}>
-            <tr>
-              <th className="px-3 py-2">Customer</th>
-              <th className="pr-3">Policy</th>
-              <th className="pr-3">Incumbent</th>
-              <th className="pr-3 text-right">Renewal premium</th>
-              <th className="pr-3">Re-marketed</th>
-              <th className="pr-3 text-right">Quotes</th>
-              <th className="pr-3">Outcome</th>
-              <th className="pr-3 text-right">Saved</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 ? (
-              <tr>
-                <td colSpan={8} className="px-3 py-6 text-center text-slate-500">
-                  Nothing re-marketed yet. Start from the <Link to="/remarket" className="text-brand-600 underline">worklist</Link>.
-                </td>
-              </tr>
-            ) : null}
-            {rows.map((r) => (
-              <tr key={r.id} className={rowClass}>
-                <td className="px-3 py-2">{r.customerName}</td>
-                <td className="pr-3">
-                  <Link to={`/quotes/${r.id}`} className="font-mono text-xs text-brand-700 hover:underline dark:text-brand-100">
-                    {r.policyNumber}
-                  </Link>
-                  <div className="text-xs text-slate-500">{r.lineOfBusiness}</div>
-                </td>
-                <td className="pr-3">{r.incumbent}</td>
-                <td className="pr-3 text-right">{formatMoney(r.baselinePremium)}</td>
-                <td className="whitespace-nowrap pr-3">{format(new Date(r.remarketedAt), "d MMM yyyy")}</td>
-                <td className="pr-3 text-right">{formatNumber(r.quotes)}</td>
-                <td className="pr-3">
-                  {r.outcome ? (
-                    <AlertPill tone={r.outcome === "lost" ? "error" : "success"}>{OUTCOME_LABELS[r.outcome]}</AlertPill>
-                  ) : (
-                    <AlertPill tone="warning">Open</AlertPill>
-                  )}
-                </td>
-                <td className="pr-3 text-right">{formatMoney(r.premiumSaved)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        testId="remarkets"
+        columns={[
+          { label: "Customer" },
+          { label: "Policy" },
+          { label: "Incumbent" },
+          { label: "Renewal premium", className: "text-right" },
+          { label: "Re-marketed" },
+          { label: "Quotes", className: "text-right" },
+          { label: "Outcome" },
+          { label: "Saved", className: "text-right" },
+        ]}
+        empty={
+          rows.length === 0 ? (
+            <>
+              Nothing re-marketed yet. Start from the <Link to="/remarket" className="text-brand-600 underline">worklist</Link>.
+            </>
+          ) : null
+        }
+      >
+        {rows.map((r) => (
+          <tr key={r.id} className={rowClass}>
+            <td className="px-3 py-2">{r.customerName}</td>
+            <td className="pr-3">
+              <Link to={`/quotes/${r.id}`} className="font-mono text-xs text-brand-700 hover:underline dark:text-brand-100">
+                {r.policyNumber}
+              </Link>
+              <div className="text-xs text-slate-500">{r.lineOfBusiness}</div>
+            </td>
+            <td className="pr-3">{r.incumbent}</td>
+            <td className="pr-3 text-right">{formatMoney(r.baselinePremium)}</td>
+            <td className="whitespace-nowrap pr-3">{format(new Date(r.remarketedAt), "d MMM yyyy")}</td>
+            <td className="pr-3 text-right">{formatNumber(r.quotes)}</td>
+            <td className="pr-3">
+              {r.outcome ? (
+                <AlertPill tone={r.outcome === "lost" ? "error" : "success"}>{OUTCOME_LABELS[r.outcome]}</AlertPill>
+              ) : (
+                <AlertPill tone="warning">Open</AlertPill>
+              )}
+            </td>
+            <td className="pr-3 text-right">{formatMoney(r.premiumSaved)}</td>
+          </tr>
+        ))}
+      </ListTable>
       <Pagination page={page} pageCount={pageCount} />
     </div>
   );

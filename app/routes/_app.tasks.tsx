@@ -4,7 +4,7 @@ import { format, parseISO } from "date-fns";
 import { z } from "zod";
 import { PostForm } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
-import { rowClass, StatusTabs, tableClass, theadClass } from "~/components/renewals-ui";
+import { ListTable, rowClass, StatusTabs } from "~/components/renewals-ui";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { isServiceError } from "~/services/errors.server";
@@ -70,81 +70,69 @@ export default function TasksPage() {
           { value: "all", label: "All" },
         ]}
       />
-      <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
-        <table className={tableClass} data-testid="tasks">
-          <thead className={theadClass}>
-            <tr>
-              <th className="px-3 py-2">Task</th>
-              <th className="pr-3">Assignee</th>
-              <th className="pr-3">Activity / work group</th>
-              <th className="pr-3">Due</th>
-              <th className="pr-3">Status</th>
-              <th className="pr-3">AMS</th>
-              <th className="pr-3">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 ? (
-              <tr>
-                <td colSpan={7} className="px-3 py-6 text-center text-slate-500">
-                  No tasks here yet. Re-marketing a policy creates one.
-                </td>
-              </tr>
-            ) : null}
-            {rows.map((t) => (
-              <tr key={t.id} className={rowClass}>
-                <td className="px-3 py-2">
-                  {t.title}
-                  {t.customerId ? (
-                    <div className="text-xs">
-                      <Link to={`/customers/${t.customerId}`} className="text-brand-600 hover:underline">
-                        {t.customerName}
+      <ListTable
+        testId="tasks"
+        columns={[
+          { label: "Task" },
+          { label: "Assignee" },
+          { label: "Activity / work group" },
+          { label: "Due" },
+          { label: "Status" },
+          { label: "AMS" },
+          { label: "Actions", srOnly: true },
+        ]}
+        empty={rows.length === 0 ? "No tasks here yet. Re-marketing a policy creates one." : null}
+      >
+        {rows.map((t) => (
+          <tr key={t.id} className={rowClass}>
+            <td className="px-3 py-2">
+              {t.title}
+              {t.customerId ? (
+                <div className="text-xs">
+                  <Link to={`/customers/${t.customerId}`} className="text-brand-600 hover:underline">
+                    {t.customerName}
+                  </Link>
+                  {t.remarketId ? (
+                    <>
+                      {" · "}
+                      <Link to={`/quotes/${t.remarketId}`} className="text-brand-600 hover:underline">
+                        Quotes
                       </Link>
-                      {t.remarketId ? (
-                        <>
-                          {" · "}
-                          <Link to={`/quotes/${t.remarketId}`} className="text-brand-600 hover:underline">
-                            Quotes
-                          </Link>
-                        </>
-                      ) : null}
-                    </div>
+                    </>
                   ) : null}
-                </td>
-                <td className="pr-3">{t.assignee ?? <span className="text-slate-500">Unassigned</span>}</td>
-                <td className="pr-3 text-xs">
-                  {t.activityCode ?? "—"} / {t.workGroup ?? "—"}
-                </td>
-                <td className="whitespace-nowrap pr-3">{format(parseISO(t.dueDate), "d MMM yyyy")}</td>
-                <td className="pr-3">
-                  <AlertPill tone={t.status === "done" ? "success" : "warning"}>{t.status === "done" ? "Done" : "Open"}</AlertPill>
-                </td>
-                <td className="pr-3 text-xs">
-                  {WRITEBACK[t.writeback]}
-                  {t.writeback === "done" && t.writebackExternalId ? <span className="block text-slate-500">{t.writebackExternalId}</span> : null}
-                  {t.writeback === "failed" && t.writebackError ? <span className="block text-red-700">{t.writebackError}</span> : null}
-                </td>
-                <td className="pr-3">
-                  <PostForm>
-                    <input type="hidden" name="taskId" value={t.id} />
-                    {t.status === "open" ? (
-                      <Button type="submit" name="intent" value="done" variant="secondary" aria-label={`Mark done: ${t.title}`}>
-                        Mark done
-                      </Button>
-                    ) : (
-                      <Button type="submit" name="intent" value="reopen" variant="ghost" aria-label={`Reopen: ${t.title}`}>
-                        Reopen
-                      </Button>
-                    )}
-                  </PostForm>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                </div>
+              ) : null}
+            </td>
+            <td className="pr-3">{t.assignee ?? <span className="text-slate-500">Unassigned</span>}</td>
+            <td className="pr-3 text-xs">
+              {t.activityCode ?? "—"} / {t.workGroup ?? "—"}
+            </td>
+            <td className="whitespace-nowrap pr-3">{format(parseISO(t.dueDate), "d MMM yyyy")}</td>
+            <td className="pr-3">
+              <AlertPill tone={t.status === "done" ? "success" : "warning"}>{t.status === "done" ? "Done" : "Open"}</AlertPill>
+            </td>
+            <td className="pr-3 text-xs">
+              {WRITEBACK[t.writeback]}
+              {t.writeback === "done" && t.writebackExternalId ? <span className="block text-slate-500">{t.writebackExternalId}</span> : null}
+              {t.writeback === "failed" && t.writebackError ? <span className="block text-red-700">{t.writebackError}</span> : null}
+            </td>
+            <td className="pr-3">
+              <PostForm>
+                <input type="hidden" name="taskId" value={t.id} />
+                {t.status === "open" ? (
+                  <Button type="submit" name="intent" value="done" variant="secondary" aria-label={`Mark done: ${t.title}`}>
+                    Mark done
+                  </Button>
+                ) : (
+                  <Button type="submit" name="intent" value="reopen" variant="ghost" aria-label={`Reopen: ${t.title}`}>
+                    Reopen
+                  </Button>
+                )}
+              </PostForm>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
       <Pagination page={page} pageCount={pageCount} />
     </div>
   );

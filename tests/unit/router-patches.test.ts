@@ -1,14 +1,16 @@
 import { createRequire } from "node:module";
+import type * as RemixRouter from "@remix-run/router";
+import type * as ReactRouterDomServer from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
 
 // The patches under patches/ cache route trees and matches (decision record 004). The server loads
 // these packages' CommonJS builds, so that is what is tested here.
 const require = createRequire(import.meta.url);
-const router = require("@remix-run/router") as typeof import("@remix-run/router");
+const router = require("@remix-run/router") as typeof RemixRouter;
 const { createEntryRouteModules } = require("@remix-run/server-runtime/dist/entry.js") as {
   createEntryRouteModules: (manifest: Record<string, { module: unknown }>) => Record<string, unknown>;
 };
-const { createStaticRouter } = require("react-router-dom/server.js") as typeof import("react-router-dom/server");
+const { createStaticRouter } = require("react-router-dom/server.js") as typeof ReactRouterDomServer;
 
 const routes = [
   {
@@ -38,7 +40,7 @@ describe("route matching with the cache patch", () => {
 
   it("hands every caller its own match objects, so one caller's change cannot leak into the next", () => {
     const first = router.matchRoutes(routes, "/customers/c-3");
-    first![1]!.params.customerId = "changed";
+    (first![1]!.params as Record<string, string>).customerId = "changed";
     first![1]!.pathname = "/changed";
     const second = router.matchRoutes(routes, "/customers/c-3");
     expect(second![1]!.params).toEqual({ customerId: "c-3" });

@@ -3,7 +3,9 @@
 //   1. /bench/hello — a hello-world page in the same build (the baseline),
 //   2. /auth/login  — a signed-out page,
 //   3. /            — the dashboard, signed in.
-// Usage: node bench/ssr.js [--no-build] [--duration 10] [--connections 16] [--profile] [--only /path]
+// Usage: node bench/ssr.js [--no-build] [--duration 10] [--connections 16] [--rounds 1] [--profile] [--only /path]
+// --rounds N measures the routes in turn N times and reports each route's median round (by req/s):
+// on a shared machine one 10 s window can be a third slower than the next.
 // --profile writes the server's V8 CPU profile to bench/out/prof (read it with bench/cpu-profile-summary.js).
 // BENCH_NODE_ARGS="--max-semi-space-size=32" passes flags to the server's node.
 import { spawn, spawnSync } from "node:child_process";
@@ -24,6 +26,7 @@ const option = (/** @type {string} */ name, /** @type {number} */ fallback) => {
 };
 const DURATION = option("--duration", 10);
 const CONNECTIONS = option("--connections", 16);
+const ROUNDS = Math.max(1, option("--rounds", 1));
 const WARMUP = 3;
 // Targets from the issue.
 const TARGET_RATIO = 0.6;
@@ -86,7 +89,16 @@ async function main() {
     const rows = [];
     // Warm every route first (JIT, caches), so the first one measured is not the one that pays.
     for (const t of targets) await measure(base, t, WARMUP, server.pid);
-    for (const t of targets) rows.push(await measure(base, t, DURATION, server.pid));
+    /** @type {Row[][]} */
+    const rounds = targets.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, t] of targets.entries()) rounds[i].push(await measure(base, t, DURATION, server.pid));
+    }
+    for (const measured of rounds) rows.push(median(measured));
+    if (ROUNDS > 1) {
+      console.info(`\nreq/s per round: ${rounds.map((m, i) => `${targets[i].path} ${m.map((r) => r.rps.toFixed(0)).join(" / ")}`).join("; ")}`);
+      console.info(`dashboard p99 per round: ${rounds[targets.findIndex((t) => t.path === "/")]?.map((r) => r.p99).join(" / ") ?? "-"} ms`);
+    }
     report(rows);
   } finally {
     server.kill("SIGTERM");
@@ -122,6 +134,12 @@ async function measure(base, target, duration, pid) {
   };
 }
 
+/** The round with the median requests/s (its own latency and CPU figures, not a mix of rounds). */
+function median(/** @type {Row[]} */ measured) {
+  const sorted = [...measured].sort((a, b) => a.rps - b.rps);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
 /** CPU time (user + system) the server process has used so far, from /proc (Linux), or null. */
 function serverCpuMs(/** @type {number | undefined} */ pid) {
   try {
@@ -152,7 +170,8 @@ function report(rows) {
   );
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (/** @type {string[]} */ cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
-  console.info(`\nSSR benchmark: ${CONNECTIONS} connections, ${DURATION} s per route, embedded PGlite, Node ${process.version}\n`);
+  const rounds = ROUNDS > 1 ? `, median of ${ROUNDS} rounds` : "";
+  console.info(`\nSSR benchmark: ${CONNECTIONS} connections, ${DURATION} s per route${rounds}, embedded PGlite, Node ${process.version}\n`);
   console.info(fmt(header));
   console.info(widths.map((w) => "-".repeat(w)).join("  "));
   for (const l of lines) console.info(fmt(l));

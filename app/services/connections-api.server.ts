@@ -9,8 +9,10 @@ import {
   getConnectionState,
   listConnections,
   listTaskOptions,
+  saveConnectionSettings,
   saveConnectionState,
   saveMapping,
+  type UploadedFile,
   upsertPeople,
 } from "./connections.server";
 import type { TenantContext } from "./context.server";
@@ -66,6 +68,31 @@ export async function apiConnectionStatus(ctx: Ctx, connectionId: string) {
           finishedAt: run.finishedAt,
         }
       : null,
+  };
+}
+
+/**
+ * Seed connections/ezlynx/upload-csv: an EZLynx export uploaded through the API, saved exactly as
+ * the wizard's step 1 saves it (a new connection, or the export of an existing EZLynx connection
+ * replaced). The caller then maps it (connections/salesforce/mapping suggests, /mappings/save-config
+ saves) and queues the import with start-etl/{id}.
+ */
+export async function apiUploadEzlynxExport(ctx: Ctx, input: { connectionId: string | null; name: string | null; file: UploadedFile }) {
+  requireAdminRole(ctx);
+  const existing = input.connectionId ? await getConnection(ctx, input.connectionId) : null;
+  const saved = await saveConnectionSettings(ctx, existing?.id ?? null, {
+    integrationId: "ezlynx",
+    name: input.name ?? existing?.name ?? "EZLynx",
+    credentials: {},
+    file: input.file,
+    parentConnectionId: null,
+  });
+  return {
+    connection: { id: saved.id, name: saved.name, integrationId: saved.integrationId, status: saved.status, step: saved.step, fileId: saved.fileId },
+    file: { name: input.file.name, bytes: input.file.bytes },
+    created: !existing,
+    // A replaced export keeps the saved mapping; a new connection is mapped next (mapping, then save-config).
+    mappingSaved: Boolean(saved.mapping),
   };
 }
 

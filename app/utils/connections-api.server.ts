@@ -34,6 +34,11 @@ export async function connectionsApi<S extends z.ZodType>(request: Request, para
   } else {
     raw = { ...Object.fromEntries(new URL(request.url).searchParams), ...params };
   }
+  return answerConnectionsApi(ctx, raw, handler);
+}
+
+/** Validate `raw` input with the handler's schema, run it, and map its failures to JSON answers. */
+export async function answerConnectionsApi<S extends z.ZodType>(ctx: TenantContext, raw: Record<string, unknown>, handler: Omit<Handler<S>, "method">) {
   const parsed = handler.schema.safeParse(raw);
   if (!parsed.success) return Response.json({ error: "Invalid request", fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400 });
   try {

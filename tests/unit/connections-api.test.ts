@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { users } from "~/db/schema";
@@ -7,6 +9,7 @@ import * as employeesEpic from "~/routes/api.connections.appliedepic.employee-ac
 import * as workGroups from "~/routes/api.connections.appliedepic.work-group";
 import * as disconnect from "~/routes/api.connections.disconnect.$id";
 import * as disconnectSub from "~/routes/api.connections.disconnect.sub-connection.$id";
+import * as uploadCsv from "~/routes/api.connections.ezlynx.upload-csv";
 import * as filterValues from "~/routes/api.connections.etl-filter-values";
 import * as list from "~/routes/api.connections._index";
 import * as employeesQq from "~/routes/api.connections.qqcatalyst.employee-accounts";
@@ -22,6 +25,8 @@ import * as saveConfig from "~/routes/api.mappings.save-config";
 import * as duration from "~/routes/api.notifications.durationByConnectionId";
 import * as listV2 from "~/routes/api.v2.connections";
 import { createReadyFileConnection, storeSampleExport } from "~/services/connection-fixtures.server";
+import { sampleExportText } from "~/services/sample-export.server";
+import { getStorage } from "~/services/storage.server";
 import { saveConnectionSettings } from "~/services/connections.server";
 import { bearerFor, createTestTenant, sessionCookieFor } from "../support/factories";
 
@@ -200,5 +205,106 @@ describe("/api/connections: the seed calls", () => {
     expect(gone).toMatchObject({ status: 200, json: { data: { id: connection.id, status: "disconnected", deletedData: false } } });
     expect((await call(get(status), `/api/connections/status/${connection.id}`, { params: { id: connection.id } })).json.data.status).toBe("disconnected");
     expect((await call(get(status), `/api/connections/status/${randomUUID()}`, { params: { id: randomUUID() } })).status).toBe(404);
+  });
+});
+
+describe("/api/connections/ezlynx/upload-csv", () => {
+  /** POST the export as multipart/form-data, as a client of the API would. */
+  async function upload(fields: Record<string, string | { name: string; text: string }>, auth: string | null = ownerAuth) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) {
+      if (typeof value === "string") form.set(name, value);
+      else form.set(name, new Blob([value.text], { type: "text/csv" }), value.name);
+    }
+    const headers = new Headers(auth ? { Authorization: auth } : {});
+    let response: Response;
+    try {
+      response = await post(uploadCsv)({ request: new Request("http://localhost/api/connections/ezlynx/upload-csv", { method: "POST", headers, body: form }), params: {}, context: {} });
+    } catch (thrown) {
+      if (!(thrown instanceof Response)) throw thrown;
+      response = thrown;
+    }
+    return { status: response.status, json: (await response.json()) as Answer };
+  }
+
+  /** The export files stored for a tenant's connections (what a refused upload must not leave behind). */
+  async function storedExports(tenantId: string) {
+    const dir = path.dirname(getStorage().localPath(`tenants/${tenantId}/connections/probe.csv`)!);
+    return readdir(dir).catch(() => [] as string[]);
+  }
+
+  test("creates an EZLynx connection from the export, and replaces the export of an existing one", async () => {
+    const t = await createTestTenant();
+    const auth = await bearerFor(t.user);
+    const csv = await sampleExportText({ policies: 12 });
+
+    const created = await upload({ file: { name: "book.csv", text: csv }, name: "Main office" }, auth);
+    expect(created.status).toBe(200);
+    expect(created.json.data).toMatchObject({
+      created: true,
+      mappingSaved: false,
+      file: { name: "book.csv", bytes: Buffer.byteLength(csv) },
+      connection: { name: "Main office", integrationId: "ezlynx", step: "CONNECTION_MAPPING" },
+    });
+    const id = created.json.data.connection.id as string;
+    expect(created.json.data.connection.fileId).toEqual(expect.any(String));
+
+    const listed = await call(get(list), "/api/v2/connections", { auth });
+    expect(listed.json.data.map((c: { id: string }) => c.id)).toEqual([id]);
+
+    const replaced = await upload({ file: { name: "book-2.csv", text: csv }, connectionId: id }, auth);
+    expect(replaced.status).toBe(200);
+    expect(replaced.json.data).toMatchObject({ created: false, connection: { id, name: "Main office" }, file: { name: "book-2.csv" } });
+    expect(replaced.json.data.connection.fileId).not.toBe(created.json.data.connection.fileId);
+    expect(await storedExports(t.tenant.id)).toHaveLength(2);
+  });
+
+  test("refuses what it cannot use with a field message, and keeps none of the uploaded bytes", async () => {
+    const t = await createTestTenant();
+    const auth = await bearerFor(t.user);
+    const csv = await sampleExportText({ policies: 3 });
+
+    const wrongType = await upload({ file: { name: "book.pdf", text: "%PDF" } }, auth);
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.json.fieldErrors?.file).toEqual(["Upload the export as a .csv or .xlsx file."]);
+
+    const empty = await upload({ file: { name: "book.csv", text: "" } }, auth);
+    expect(empty.status).toBe(400);
+    expect(empty.json.fieldErrors?.file).toEqual(["The file is empty."]);
+
+    const noFile = await upload({ name: "No file" }, auth);
+    expect(noFile.status).toBe(400);
+    expect(noFile.json.fieldErrors?.file).toEqual(["Attach the export in a field named file."]);
+
+    const badId = await upload({ file: { name: "book.csv", text: csv }, connectionId: "42" }, auth);
+    expect(badId.status).toBe(400);
+    expect(badId.json.fieldErrors?.connectionId).toEqual(["connectionId must be a connection id."]);
+
+    // Another tenant's connection, guessed by id: the same 404 as a missing one.
+    const foreign = await upload({ file: { name: "book.csv", text: csv }, connectionId: ready.id }, auth);
+    expect(foreign.status).toBe(404);
+
+    // A connection of another integration is not an EZLynx connection to replace.
+    const csvConnection = await createReadyFileConnection(t.ctx, { integrationId: "csv", policies: 3 });
+    const before = await storedExports(t.tenant.id);
+    const otherIntegration = await upload({ file: { name: "book.csv", text: csv }, connectionId: csvConnection.id }, auth);
+    expect(otherIntegration.status).toBe(404);
+
+    expect(await storedExports(t.tenant.id)).toEqual(before);
+    expect(before).toHaveLength(1); // the CSV connection's own export only
+  });
+
+  test("is for admins with a bearer token, as multipart", async () => {
+    const csv = await sampleExportText({ policies: 3 });
+    expect((await upload({ file: { name: "book.csv", text: csv } }, null)).status).toBe(401);
+
+    const staff = await createTestTenant({ role: "staff" });
+    const staffAnswer = await upload({ file: { name: "book.csv", text: csv } }, await bearerFor(staff.user));
+    expect(staffAnswer.status).toBe(403);
+    expect(await storedExports(staff.tenant.id)).toEqual([]);
+
+    const json = await call(post(uploadCsv), "/api/connections/ezlynx/upload-csv", { body: { file: "book.csv" } });
+    expect(json.status).toBe(415);
+    expect((await call(get(uploadCsv), "/api/connections/ezlynx/upload-csv")).status).toBe(405);
   });
 });

@@ -1,0 +1,48 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { apiUploadEzlynxExport } from "~/services/connections-api.server";
+import { getStorage } from "~/services/storage.server";
+import { requireApiContext } from "~/utils/api.server";
+import { answerConnectionsApi, connectionIdField, methodNotAllowed } from "~/utils/connections-api.server";
+import { readExportUpload } from "~/utils/export-upload.server";
+
+const fields = z.object({
+  connectionId: connectionIdField.optional(),
+  name: z.string().trim().min(1, "name cannot be blank.").max(100, "name is at most 100 characters.").optional(),
+});
+
+/**
+ * Seed connections/ezlynx/upload-csv: multipart/form-data with the export in `file` (.csv or
+ * .xlsx), and optionally `connectionId` (replace an EZLynx connection's export) or `name` (of a
+ * new connection). All or nothing: when anything is refused, the uploaded bytes are deleted.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  const ctx = await requireApiContext(request);
+  if (!(request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
+    return Response.json({ error: "Send the export as multipart/form-data, in a field named file." }, { status: 415 });
+  }
+  const upload = await readExportUpload(request, ctx.tenantId);
+  const discard = () => (upload.file ? getStorage().delete(upload.file.key).catch(() => {}) : Promise.resolve());
+  if (upload.error || !upload.file) {
+    await discard();
+    const message = upload.error ?? "Attach the export in a field named file.";
+    return Response.json({ error: "Invalid request", fieldErrors: { file: [message] } }, { status: 400 });
+  }
+  const text = (name: string) => {
+    const value = upload.formData.get(name);
+    return typeof value === "string" && value !== "" ? value : undefined;
+  };
+  const file = upload.file;
+  const response = await answerConnectionsApi(ctx, { connectionId: text("connectionId"), name: text("name"), ...params }, {
+    schema: fields,
+    run: (apiCtx, input) => apiUploadEzlynxExport(apiCtx, { connectionId: input.connectionId ?? null, name: input.name ?? null, file }),
+  }).catch(async (thrown: unknown) => {
+    await discard();
+    throw thrown;
+  });
+  if (!response.ok) await discard();
+  return response;
+}
+
+export const loader = methodNotAllowed;

@@ -54,3 +54,31 @@ test("every page of the demo agency renders and hydrates without errors", async 
     await page.waitForLoadState("networkidle");
   }
 });
+
+test("the sidebar moves between pages and marks where you are; with JavaScript, without reloading", async ({ page }) => {
+  await page.goto("/auth/login");
+  await page.getByRole("button", { name: "Try the demo" }).click();
+  await expect(page.getByTestId("dashboard-title")).toContainText("(demo)");
+  const sidebar = page.getByRole("navigation", { name: "Main" });
+  await expect(sidebar.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
+
+  // A marker on window survives client-side navigation and is gone after a full page load.
+  const scripted = await page.evaluate(() => typeof window !== "undefined" && "__remixContext" in window);
+  if (scripted) await page.evaluate(() => ((window as unknown as { sidebarMarker: number }).sidebarMarker = 1));
+
+  await sidebar.getByRole("link", { name: "Customers" }).click();
+  await expect(page).toHaveURL(/\/customers$/);
+  await expect(page.locator("h1").first()).toContainText("Customers");
+  await expect(sidebar.getByRole("link", { name: "Customers" })).toHaveAttribute("aria-current", "page");
+  await expect(sidebar.getByRole("link", { name: "Dashboard" })).not.toHaveAttribute("aria-current", "page");
+
+  // A page below a section keeps the section marked; Settings opens for the connection pages.
+  await sidebar.getByText("Settings").click();
+  await sidebar.getByRole("link", { name: "Connections" }).click();
+  await expect(page).toHaveURL(/\/connect-database$/);
+  await expect(sidebar.getByRole("link", { name: "Connections" })).toHaveAttribute("aria-current", "page");
+  await expect(sidebar.locator('details[data-section="/configuration"]')).toHaveAttribute("open", "");
+
+  const marker = await page.evaluate(() => (window as unknown as { sidebarMarker?: number }).sidebarMarker ?? null);
+  expect(marker).toBe(scripted ? 1 : null);
+});

@@ -8,8 +8,6 @@ import { registerJobs } from "~/jobs.server";
 import { startWorker } from "~/services/jobs.server";
 import { NonceProvider } from "~/utils/nonce";
 
-export { runInRequestScope } from "~/utils/request-scope.server";
-
 export const streamTimeout = 5_000;
 
 /**

@@ -104,7 +104,6 @@ app.use((req, res, next) => (PUBLIC_ENTRIES.has(req.path.split("/")[1] ?? "") ? 
 /**
  * @type {{
  *   startBackground?: (o: { worker: boolean }) => Promise<() => Promise<void>>;
- *   runInRequestScope?: <T>(handle: () => T) => T;
  * }}
  */
 const entry = /** @type {any} */ (build.entry.module);
@@ -113,9 +112,7 @@ const remix = createRequestHandler({
   mode: MODE,
   getLoadContext: (_req, res) => ({ requestId: res.locals.requestId, cspNonce: res.locals.cspNonce }),
 });
-// One scope per request lets its loaders share lookups (the signed-in user) safely.
-const inRequestScope = entry.runInRequestScope ?? ((handle) => handle());
-app.all("*", (req, res, next) => inRequestScope(() => remix(req, res, next)));
+app.all("*", remix);
 
 const stopBackground = entry.startBackground
   ? await entry.startBackground({ worker: process.env.RUN_WORKER !== "false" && process.env.RUN_WORKER !== "0" })

@@ -11,7 +11,7 @@ import { requestMemo } from "./request-scope.server";
 
 /** The signed-in user of this request, or null. Root, layout and page loaders share one lookup. */
 export function getAuth(request: Request): Promise<SessionUser | null> {
-  return requestMemo(`auth:${request.headers.get("Cookie") ?? ""}`, () => readAuth(request));
+  return requestMemo(request, "auth", () => readAuth(request));
 }
 
 async function readAuth(request: Request) {

@@ -1,19 +1,17 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+// Per-request memo, keyed by the Request itself: every loader of a request receives the same
+// Request object (patches/@remix-run+server-runtime: Remix used to hand each loader its own copy),
+// so the root, layout and page loaders share one lookup of the signed-in user. An action and the
+// loaders that run after it get different Requests, so they never share a result read before the
+// action changed something.
+const memos = new WeakMap<Request, Map<string, unknown>>();
 
-// Remix hands each loader of a request its own copy of the Request, so a WeakMap keyed by the
-// Request cannot share work between the root, layout and page loaders. server/index.js runs each
-// HTTP request inside this scope instead.
-const scope = new AsyncLocalStorage<Map<string, unknown>>();
-
-/** Run one HTTP request (its action and loaders) with a memo of its own. */
-export function runInRequestScope<T>(handle: () => T): T {
-  return scope.run(new Map(), handle);
-}
-
-/** `compute()` once per request and key; outside a request scope (unit tests) it just computes. */
-export function requestMemo<T>(key: string, compute: () => T): T {
-  const memo = scope.getStore();
-  if (!memo) return compute();
+/** `compute()` once per request and key. */
+export function requestMemo<T>(request: Request, key: string, compute: () => T): T {
+  let memo = memos.get(request);
+  if (!memo) {
+    memo = new Map();
+    memos.set(request, memo);
+  }
   if (!memo.has(key)) memo.set(key, compute());
   return memo.get(key) as T;
 }

@@ -210,13 +210,13 @@ describe("/api/connections: the seed calls", () => {
 
 describe("/api/connections/ezlynx/upload-csv", () => {
   /** POST the export as multipart/form-data, as a client of the API would. */
-  async function upload(fields: Record<string, string | { name: string; text: string }>, auth: string | null = ownerAuth) {
+  async function upload(fields: Record<string, string | { name: string; text: string }>, auth: string | null = ownerAuth, extraHeaders: Record<string, string> = {}) {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) {
       if (typeof value === "string") form.set(name, value);
       else form.set(name, new Blob([value.text], { type: "text/csv" }), value.name);
     }
-    const headers = new Headers(auth ? { Authorization: auth } : {});
+    const headers = new Headers({ ...(auth ? { Authorization: auth } : {}), ...extraHeaders });
     let response: Response;
     try {
       response = await post(uploadCsv)({ request: new Request("http://localhost/api/connections/ezlynx/upload-csv", { method: "POST", headers, body: form }), params: {}, context: {} });
@@ -292,6 +292,31 @@ describe("/api/connections/ezlynx/upload-csv", () => {
 
     expect(await storedExports(t.tenant.id)).toEqual(before);
     expect(before).toHaveLength(1); // the CSV connection's own export only
+  });
+
+  test("a retry with the same Idempotency-Key answers the first outcome and keeps one connection", async () => {
+    const t = await createTestTenant();
+    const auth = await bearerFor(t.user);
+    const csv = await sampleExportText({ policies: 5 });
+    const key = { "Idempotency-Key": `upload-${randomUUID()}` };
+
+    const first = await upload({ file: { name: "book.csv", text: csv }, name: "Retry office" }, auth, key);
+    const retry = await upload({ file: { name: "book.csv", text: csv }, name: "Retry office" }, auth, key);
+    expect(first.status).toBe(200);
+    expect(retry.status).toBe(200);
+    expect(retry.json.data).toEqual(first.json.data);
+    expect((await call(get(list), "/api/v2/connections", { auth })).json.data).toHaveLength(1);
+    expect(await storedExports(t.tenant.id)).toHaveLength(1);
+
+    // The same key from another agency is that agency's own request.
+    const other = await createTestTenant();
+    const elsewhere = await upload({ file: { name: "book.csv", text: csv }, name: "Retry office" }, await bearerFor(other.user), key);
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.json.data.connection.id).not.toBe(first.json.data.connection.id);
+
+    const short = await upload({ file: { name: "book.csv", text: csv } }, auth, { "Idempotency-Key": "short" });
+    expect(short.status).toBe(400);
+    expect(await storedExports(t.tenant.id)).toHaveLength(1);
   });
 
   test("is for admins with a bearer token, as multipart", async () => {

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { getDashboard } from "~/services/dashboard.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatNumber } from "~/utils/format";
-import { formatLocalDay } from "~/utils/time-zone";
+import { formatLocalDay, formatLocalDayTime } from "~/utils/time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | Remarket" }];
 
@@ -19,7 +19,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     userName: ctx.auth.user.name,
     forecast: { ...dashboard.forecast, computedAt: day(dashboard.forecast.computedAt) },
     quota: dashboard.quota,
-    connections: { ...dashboard.connections, lastSyncAt: day(dashboard.connections.lastSyncAt) },
+    connections: {
+      ...dashboard.connections,
+      lastSyncAt: dashboard.connections.lastSyncAt ? formatLocalDayTime(dashboard.connections.lastSyncAt, timeZone) : null,
+    },
     hasBook: dashboard.hasBook,
   };
 }

@@ -27,18 +27,28 @@ function formatter(timeZone: string) {
 }
 
 const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+const dayTimeFormatters = new Map<string, Intl.DateTimeFormat>();
 
 /** "14 Mar 2026" for an instant, in the tenant's time zone (an unknown zone reads as UTC). */
 export function formatLocalDay(instant: Date, timeZone: string) {
-  let f = dayFormatters.get(timeZone);
+  return zoned(dayFormatters, timeZone, { day: "2-digit", month: "short", year: "numeric" }).format(instant);
+}
+
+/** "14 Mar 2026, 15:04" for an instant, in the tenant's time zone (an unknown zone reads as UTC). */
+export function formatLocalDayTime(instant: Date, timeZone: string) {
+  const options = { day: "2-digit", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" } as const;
+  return zoned(dayTimeFormatters, timeZone, options).format(instant);
+}
+
+function zoned(cache: Map<string, Intl.DateTimeFormat>, timeZone: string, options: Intl.DateTimeFormatOptions) {
+  let f = cache.get(timeZone);
   if (!f) {
-    const options = { day: "2-digit", month: "short", year: "numeric" } as const;
     try {
       f = new Intl.DateTimeFormat("en-GB", { ...options, timeZone });
     } catch {
       f = new Intl.DateTimeFormat("en-GB", { ...options, timeZone: "UTC" });
     }
-    if (dayFormatters.size < MAX_CACHED_ZONES) dayFormatters.set(timeZone, f);
+    if (cache.size < MAX_CACHED_ZONES) cache.set(timeZone, f);
   }
-  return f.format(instant);
+  return f;
 }

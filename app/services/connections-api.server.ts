@@ -75,7 +75,7 @@ export async function apiConnectionStatus(ctx: Ctx, connectionId: string) {
  * Seed connections/ezlynx/upload-csv: an EZLynx export uploaded through the API, saved exactly as
  * the wizard's step 1 saves it (a new connection, or the export of an existing EZLynx connection
  * replaced). The caller then maps it (connections/salesforce/mapping suggests, /mappings/save-config
- saves) and queues the import with start-etl/{id}.
+ * saves) and queues the import with start-etl/{id}.
  */
 export async function apiUploadEzlynxExport(ctx: Ctx, input: { connectionId: string | null; name: string | null; file: UploadedFile }) {
   requireAdminRole(ctx);

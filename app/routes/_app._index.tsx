@@ -130,7 +130,7 @@ function Figure({ children }: { children: ReactNode }) {
   return <strong className="text-2xl font-bold tabular-nums">{children}</strong>;
 }
 
-function DashCard({ title, testId, to, action, children }: { title: string; testId: string; to: string; action: string; children: ReactNode }) {
+function DashCard({ title, testId, to, action, children }: { title: string; testId?: string; to: string; action: string; children: ReactNode }) {
   return (
     <section className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800" data-testid={testId} aria-label={title}>
       <h2 className="font-semibold">{title}</h2>
@@ -142,15 +142,12 @@ function DashCard({ title, testId, to, action, children }: { title: string; test
   );
 }
 
+/** A card for what the agency has not set up yet: the same card, with a sentence and where to go. */
 function EmptyCard({ title, body, to, action }: { title: string; body: string; to: string; action: string }) {
   return (
-    <section className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
-      <h2 className="font-semibold">{title}</h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{body}</p>
-      <Link to={to} className="mt-3 inline-block text-sm font-semibold text-brand-600 hover:underline">
-        {action} →
-      </Link>
-    </section>
+    <DashCard title={title} to={to} action={action}>
+      <p className="text-slate-600 dark:text-slate-300">{body}</p>
+    </DashCard>
   );
 }
 

@@ -3,6 +3,7 @@ import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { getEnv } from "~/env.server";
 import * as schema from "./schema";
+import { watchStatements, type ProtocolRunner, type StatementClock } from "./statement-clock.server";
 
 export type Schema = typeof schema;
 /** One type for both drivers: PGlite (embedded) and node-postgres share Drizzle's Postgres core. */
@@ -19,8 +20,8 @@ const MIGRATION_LOCK_ID = 4_715_001;
 
 let opening: Promise<Opened> | undefined;
 
-/** The part of PGlite's client the app uses directly (raw statements; see prepared.server.ts). */
-export type EmbeddedClient = { exec(query: string): Promise<Array<{ rows: unknown[] }>> };
+/** The part of PGlite's client the app uses directly (raw statements and their clock; see prepared.server.ts). */
+export type EmbeddedClient = { exec(query: string): Promise<Array<{ rows: unknown[] }>>; clock: StatementClock };
 const embeddedClients = new WeakMap<Db, EmbeddedClient>();
 
 /** The PGlite client behind `db`, or null when `db` is a PostgreSQL server's. */
@@ -82,8 +83,9 @@ async function openPglite(dir: string): Promise<Opened> {
   const { mkdir } = await import("node:fs/promises");
   if (!dir.startsWith("memory://")) await mkdir(dir, { recursive: true });
   const client = await PGlite.create(dir);
+  const clock = watchStatements(client as unknown as ProtocolRunner);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  embeddedClients.set(db as unknown as Db, client);
+  embeddedClients.set(db as unknown as Db, { exec: (query) => client.exec(query), clock });
   return { db: db as unknown as Db, close: () => client.close(), driver: "pglite" };
 }

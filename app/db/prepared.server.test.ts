@@ -1,15 +1,26 @@
-import { sql } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, test, vi } from "vitest";
 import { tenants } from "~/db/schema";
 import { createTestTenant } from "../../tests/support/factories";
 import { embeddedClientOf, getDb } from "./client.server";
-import { embeddedPrepared } from "./prepared.server";
+import { copyRows, embeddedPrepared } from "./prepared.server";
+
+const byName = (db: Parameters<Parameters<typeof embeddedPrepared>[0]["statement"]>[0]) =>
+  db.select({ name: tenants.name }).from(tenants).where(sql`${tenants.id}::text = ${sql.placeholder("id")}`);
 
 const tenantName = embeddedPrepared<{ name: string }>({
   name: "test_tenant_name_v1",
-  statement: (db) => db.select({ name: tenants.name }).from(tenants).where(sql`${tenants.id}::text = ${sql.placeholder("id")}`),
+  statement: byName,
   paramType: "text",
   literalPattern: /^[0-9a-f-]{36}$/,
+});
+
+const cachedTenantName = embeddedPrepared<{ name: string }>({
+  name: "test_cached_tenant_name_v1",
+  statement: byName,
+  paramType: "text",
+  literalPattern: /^[0-9a-f-]{36}$/,
+  cached: true,
 });
 
 describe("statements prepared once on the embedded database", () => {
@@ -29,5 +40,63 @@ describe("statements prepared once on the embedded database", () => {
   test("a parameter that does not match the literal pattern is refused before it reaches SQL", async () => {
     const db = await getDb();
     await expect(tenantName(db, "x'); drop table tenants; --")).rejects.toThrow(/refused parameter/);
+  });
+});
+
+describe("cached reads on the embedded database", () => {
+  test("a repeated read is answered from memory, and any statement in between makes it read again", async () => {
+    const { tenant } = await createTestTenant({ name: "Cached Agency" });
+    const db = await getDb();
+    const client = embeddedClientOf(db);
+    if (!client) {
+      expect(await cachedTenantName(db, tenant.id)).toBeNull(); // PostgreSQL: never cached here
+      return;
+    }
+    // The first call also PREPAREs the statement (a statement of its own), so the second one is kept.
+    await cachedTenantName(db, tenant.id);
+    expect(await cachedTenantName(db, tenant.id)).toEqual([{ name: "Cached Agency" }]);
+    const exec = vi.spyOn(client, "exec");
+    try {
+      expect(await cachedTenantName(db, tenant.id)).toEqual([{ name: "Cached Agency" }]);
+      expect(exec).not.toHaveBeenCalled();
+
+      await db.update(tenants).set({ name: "Renamed Agency" }).where(eq(tenants.id, tenant.id));
+      expect(await cachedTenantName(db, tenant.id)).toEqual([{ name: "Renamed Agency" }]);
+      expect(exec).toHaveBeenCalledTimes(1);
+
+      // A write inside a transaction that rolls back: read again, and the old name is what stands.
+      await db
+        .transaction(async (tx) => {
+          await tx.update(tenants).set({ name: "Never Committed" }).where(eq(tenants.id, tenant.id));
+          tx.rollback();
+        })
+        .catch(() => {});
+      expect(await cachedTenantName(db, tenant.id)).toEqual([{ name: "Renamed Agency" }]);
+      expect(exec).toHaveBeenCalledTimes(2);
+    } finally {
+      exec.mockRestore();
+    }
+  });
+
+  test("callers get copies: changing what one got does not change what the next gets", async () => {
+    const { tenant } = await createTestTenant({ name: "Copied Agency" });
+    const db = await getDb();
+    const first = await cachedTenantName(db, tenant.id);
+    if (!first) return expect(embeddedClientOf(db)).toBeNull();
+    first[0].name = "Changed by a caller";
+    const second = await cachedTenantName(db, tenant.id);
+    expect(second).toEqual([{ name: "Copied Agency" }]);
+    second![0].name = "Changed again";
+    expect(await cachedTenantName(db, tenant.id)).toEqual([{ name: "Copied Agency" }]);
+  });
+
+  test("rows are copied deeply: objects, arrays, dates and bytes", () => {
+    const rows = [{ when: new Date(0), tags: ["a"], nested: { n: 1 }, bytes: Uint8Array.of(1, 2), none: null }];
+    const copy = copyRows(rows);
+    expect(copy).toEqual(rows);
+    expect(copy[0].when).not.toBe(rows[0].when);
+    expect(copy[0].tags).not.toBe(rows[0].tags);
+    expect(copy[0].nested).not.toBe(rows[0].nested);
+    expect(copy[0].bytes).not.toBe(rows[0].bytes);
   });
 });

@@ -69,6 +69,7 @@ const embedded = embeddedPrepared<Row>({
   statement: () => ({ toSQL: () => ({ sql: dashboardStatement("$1"), params: [""] }) }),
   paramType: "text",
   literalPattern: PARAM,
+  cached: true,
 });
 
 export async function getDashboard(ctx: DashboardCtx) {

@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "~/db/client.server";
 import { sessions } from "~/db/schema";
 import { sha256 } from "~/utils/crypto.server";
+import { notify } from "./notifications.server";
 import { createLoginSession, resolveSession, revokeAllSessions, revokeSession, touchSession } from "./login-sessions.server";
 import { createTestTenant } from "../../tests/support/factories";
 
@@ -105,6 +106,17 @@ describe("login sessions", () => {
     await revokeSession(db, sha256(token));
     expect(await resolveSession(db, token)).toBeNull();
     expect(await touchSession(db, sha256(token))).toBeNull();
+  });
+
+  test("a session read again and again (kept in memory on the embedded database) sees a revocation or a new notification at once", async () => {
+    const { db, user } = await createTestTenant();
+    const { token } = await createLoginSession(db, { userId: user.id, tenantId: user.tenantId });
+    for (let i = 0; i < 3; i++) expect((await resolveSession(db, token))?.chrome.unreadNotifications).toBe(0);
+    await notify(db, { tenantId: user.tenantId, kind: "test", title: "Hello" });
+    expect((await resolveSession(db, token))?.chrome.unreadNotifications).toBe(1);
+    expect((await resolveSession(db, token))?.chrome.unreadNotifications).toBe(1);
+    await revokeSession(db, sha256(token));
+    expect(await resolveSession(db, token)).toBeNull();
   });
 
   test("revoking all ends every session of that user only", async () => {

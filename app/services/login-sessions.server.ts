@@ -132,6 +132,7 @@ const embeddedSessionLookup = embeddedPrepared<SessionRow>({
   statement: sessionLookupQuery,
   paramType: "text",
   literalPattern: /^[0-9a-f]{64}$/,
+  cached: true,
 });
 
 function sessionLookup(db: Db) {

@@ -1,23 +1,21 @@
-import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { renderToPipeableStream } from "react-dom/server";
 import { closeDb, getDb } from "~/db/client.server";
 import { getEnv } from "~/env.server";
 import { registerJobs } from "~/jobs.server";
 import { startWorker } from "~/services/jobs.server";
+import { readHandoffAhead, renderStreamed, renderWhole } from "~/utils/document.server";
 import { NonceProvider } from "~/utils/nonce";
 
 export const streamTimeout = 5_000;
 
 /**
- * No route defers data, so a document is complete as soon as React has rendered it: it is sent
- * whole, as one buffer with a Content-Length, rather than streamed in dozens of small writes
- * through three stream adapters (a third of a small page's server time went there). The hydration
- * data Remix streams in Suspense boundaries is already resolved, so waiting for all of it costs
- * nothing and bots and no-JavaScript browsers get the same complete page.
+ * No route defers data, so a document is complete as soon as its loaders have run: it is rendered
+ * in one synchronous pass and sent whole, as one buffer with a Content-Length (see
+ * utils/document.server.tsx). Should a component ever suspend (an `<Await>`), the page is rendered
+ * again with the streaming renderer, which waits for it.
  */
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -25,46 +23,16 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce ?? "";
-  return new Promise<Response>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
-      </NonceProvider>,
-      {
-        nonce,
-        onAllReady() {
-          pipe(
-            new Writable({
-              // React treats a 'close' event as an early disconnect and ends the stream again.
-              emitClose: false,
-              write(chunk: Buffer, _encoding, done) {
-                chunks.push(chunk);
-                done();
-              },
-              final(done) {
-                clearTimeout(timeout);
-                const body = Buffer.concat(chunks);
-                responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-                responseHeaders.set("Content-Length", String(body.byteLength));
-                resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
-                done();
-              },
-            }),
-          );
-        },
-        onShellError(error: unknown) {
-          clearTimeout(timeout);
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          console.error(error);
-        },
-      },
-    );
-    const timeout = setTimeout(abort, streamTimeout + 1000);
-  });
+  await readHandoffAhead(remixContext);
+  const app = (
+    <NonceProvider value={nonce}>
+      <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+    </NonceProvider>
+  );
+  const { body, failed } = renderWhole(app) ?? (await renderStreamed(app, { nonce, timeoutMs: streamTimeout + 1000 }));
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  responseHeaders.set("Content-Length", String(body.byteLength));
+  return new Response(body, { headers: responseHeaders, status: failed ? 500 : responseStatusCode });
 }
 
 /** Unexpected errors are logged with the request id; users see the calm 500 page. */

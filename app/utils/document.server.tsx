@@ -1,0 +1,79 @@
+import { Writable } from "node:stream";
+import type { EntryContext } from "@remix-run/node";
+import type { ReactElement } from "react";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
+
+/** A whole document; `failed` when a component threw while the streaming renderer ran (answer 500). */
+export type Document = { body: Buffer<ArrayBuffer>; failed: boolean };
+
+type StreamCache = NonNullable<NonNullable<EntryContext["renderMeta"]>["streamCache"]>;
+
+/**
+ * Read Remix's hand-off stream (the loader data for the browser) to its end and leave it where
+ * Remix's `StreamTransfer` looks first (`renderMeta.streamCache`, part of Remix's entry context).
+ * StreamTransfer would otherwise read it chunk by chunk inside Suspense boundaries, which only the
+ * streaming renderer can wait for.
+ */
+export async function readHandoffAhead(context: Pick<EntryContext, "serverHandoffStream" | "renderMeta">) {
+  const stream = context.serverHandoffStream;
+  if (!stream || !context.renderMeta) return;
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true });
+  text += decoder.decode();
+  reader.releaseLock();
+  const resolved = (result: { done: boolean; value: string }) => Object.assign(Promise.resolve(), { result });
+  // StreamTransfer renders entry 0 (all the data), then entry 1 (the end of the stream).
+  const streamCache: StreamCache = { 0: resolved({ done: false, value: text }), 1: resolved({ done: true, value: "" }) };
+  context.renderMeta.streamCache = streamCache;
+}
+
+/**
+ * The document in one synchronous pass, or null when a component suspended (React then marks its
+ * boundary client-rendered, `<!--$!-->`, which it never does for markup it finished). The streaming
+ * renderer spent a third of a small page's server time encoding markup into 2 KB chunks and
+ * passing them through stream adapters; both give the same bytes.
+ */
+export function renderWhole(app: ReactElement): Document | null {
+  const markup = renderToString(app);
+  if (markup.includes("<!--$!-->")) return null;
+  return { body: Buffer.from(`<!DOCTYPE html>${markup}`), failed: false };
+}
+
+/** The streaming renderer, waited on until every boundary has resolved, collected into one buffer. */
+export function renderStreamed(app: ReactElement, options: { nonce: string; timeoutMs: number }) {
+  return new Promise<Document>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let failed = false;
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce: options.nonce,
+      onAllReady() {
+        pipe(
+          new Writable({
+            // React treats a 'close' event as an early disconnect and ends the stream again.
+            emitClose: false,
+            write(chunk: Buffer, _encoding, done) {
+              chunks.push(chunk);
+              done();
+            },
+            final(done) {
+              clearTimeout(timeout);
+              resolve({ body: Buffer.concat(chunks), failed });
+              done();
+            },
+          }),
+        );
+      },
+      onShellError(error: unknown) {
+        clearTimeout(timeout);
+        reject(error);
+      },
+      onError(error: unknown) {
+        failed = true;
+        console.error(error);
+      },
+    });
+    const timeout = setTimeout(abort, options.timeoutMs);
+  });
+}

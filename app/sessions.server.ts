@@ -1,5 +1,32 @@
-import { createCookie, createCookieSessionStorage } from "@remix-run/node";
+import { createCookie, createCookieSessionStorage, type Cookie } from "@remix-run/node";
 import { getEnv } from "~/env.server";
+
+/** Headers whose parsed session cookie is remembered; the oldest goes first beyond this. */
+export const REMEMBERED_COOKIE_HEADERS = 1_000;
+const REMEMBERED_HEADER_MAX_LENGTH = 2_048;
+
+/**
+ * `cookie`, with what `parse` made of each recent Cookie header remembered. Checking the signature
+ * is an HMAC and a decode on every signed-in request, and its answer depends only on the header and
+ * the secret, which is fixed for the life of the process; a browser sends the same header page
+ * after page. Only string (or absent) values are remembered, so no caller can change another's.
+ */
+export function rememberingParses(cookie: Cookie, max = REMEMBERED_COOKIE_HEADERS): Cookie {
+  const parsed = new Map<string, string | null>();
+  const remembering: Cookie = Object.create(cookie);
+  remembering.parse = async (header, options) => {
+    if (!header || options || header.length > REMEMBERED_HEADER_MAX_LENGTH) return cookie.parse(header, options);
+    const known = parsed.get(header);
+    if (known !== undefined) return known;
+    const value: unknown = await cookie.parse(header);
+    if (value === null || typeof value === "string") {
+      if (parsed.size >= max) parsed.delete(parsed.keys().next().value as string);
+      parsed.set(header, value);
+    }
+    return value;
+  };
+  return remembering;
+}
 
 /**
  * The session cookie holds only a random token; the session row (hashed token) holds the rest,
@@ -8,14 +35,16 @@ import { getEnv } from "~/env.server";
 function build() {
   const env = getEnv();
   const secure = env.secureCookies;
-  const sessionCookie = createCookie("__session", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure,
-    path: "/",
-    secrets: [env.sessionSecret],
-    maxAge: env.SESSION_MAX_AGE_HOURS * 3600,
-  });
+  const sessionCookie = rememberingParses(
+    createCookie("__session", {
+      httpOnly: true,
+      sameSite: "lax",
+      secure,
+      path: "/",
+      secrets: [env.sessionSecret],
+      maxAge: env.SESSION_MAX_AGE_HOURS * 3600,
+    }),
+  );
   // Toasts survive a no-JavaScript redirect by riding in a flash cookie.
   const toastStorage = createCookieSessionStorage({
     cookie: {

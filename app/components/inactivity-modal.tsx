@@ -35,6 +35,9 @@ export function InactivityModal({ expiresInMs }: { expiresInMs: number }) {
     };
   }, [expiresInMs, navigate, location.pathname, location.search]);
 
+  // Only a page whose script runs can warn anyone: the dialog exists once the timers are armed,
+  // so the server (and a page without JavaScript) renders nothing for it.
+  if (deadline === null) return null;
   return (
     <Modal open={open} title="Are you still there?" onClose={() => setOpen(false)}>
       <p className="text-sm" data-testid="inactivity-warning" data-deadline={deadline ?? undefined}>

@@ -1,8 +1,10 @@
-import { useLocation, useNavigate } from "@remix-run/react";
-import type { MouseEvent } from "react";
+import { useLocation } from "@remix-run/react";
+import { AppLink } from "~/components/app-link";
 import { cn } from "~/utils/cn";
 
-const MAIN = [
+type NavItem = { to: `/${string}`; label: string; end?: boolean };
+
+const MAIN: NavItem[] = [
   { to: "/", label: "Dashboard", end: true },
   { to: "/customers", label: "Customers" },
   { to: "/remarket", label: "Re-market" },
@@ -17,7 +19,7 @@ const MAIN = [
 ];
 
 /** Seed §2: the Settings section holds Connections and Integration Setup. */
-const SETTINGS = [
+const SETTINGS: NavItem[] = [
   { to: "/connect-database", label: "Connections" },
   { to: "/integration-setup", label: "Integration Setup" },
   { to: "/settings/team", label: "Team" },
@@ -46,34 +48,21 @@ export function isActiveLink(pathname: string, to: string, end = false) {
   return !end && to !== "/" && pathname.startsWith(`${to}/`);
 }
 
-type Navigate = ReturnType<typeof useNavigate>;
-
-/**
- * The sidebar's links are rendered on every signed-in page, so they are plain anchors that the
- * Sidebar resolves once (one location, one navigate) instead of NavLinks that each resolve their
- * path, location and navigation state again: on the server that was a fifth of the dashboard's
- * render. Without JavaScript they are ordinary links; with it, a plain click navigates in place.
- */
-function SidebarLink({ to, label, active, navigate }: { to: string; label: string; active: boolean; navigate: Navigate }) {
-  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
-    event.preventDefault();
-    navigate(to);
-  };
+/** The sidebar is on every signed-in page: its links are AppLinks, marked from one location. */
+function SidebarLink({ to, label, active }: { to: `/${string}`; label: string; active: boolean }) {
   return (
-    <a href={to} className={linkClass(active)} aria-current={active ? "page" : undefined} data-discover="true" onClick={onClick}>
+    <AppLink to={to} className={linkClass(active)} aria-current={active ? "page" : undefined}>
       {label}
-    </a>
+    </AppLink>
   );
 }
 
 /** Plain links and a <details> section: it works, and keeps its state, without JavaScript. */
 export function Sidebar({ isStaff }: { isStaff: boolean }) {
   const { pathname } = useLocation();
-  const navigate = useNavigate();
   const settingsOpen = activeSection(pathname) === "/configuration";
-  const link = (item: { to: string; label: string; end?: boolean }) => (
-    <SidebarLink key={item.to} to={item.to} label={item.label} active={isActiveLink(pathname, item.to, item.end)} navigate={navigate} />
+  const link = (item: NavItem) => (
+    <SidebarLink key={item.to} to={item.to} label={item.label} active={isActiveLink(pathname, item.to, item.end)} />
   );
   return (
     <nav aria-label="Main" className="space-y-1">

@@ -4,6 +4,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { openCopy } from "~/db/copy.server";
 import { forecastRuns, LINES_OF_BUSINESS, tenants, type WorklistFilterOptions } from "~/db/schema";
+import { localDateParts } from "~/utils/time-zone";
 import { clock } from "./context.server";
 import { enqueueJob, type JobHandler } from "./jobs.server";
 import { ALL_LINES, getForecastPreference, type ForecastPreference } from "./forecast-preferences.server";
@@ -33,16 +34,9 @@ export async function tenantToday(ctx: ForecastCtx) {
   return calendarDate(clock(ctx), row?.timeZone ?? "America/New_York");
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The calendar date (yyyy-mm-dd) of an instant in a time zone (formatters cached: they cost ~0.5 ms each). */
+/** The calendar date (yyyy-mm-dd) of an instant in a time zone (UTC when the zone is unknown). */
 export function calendarDate(at: Date, timeZone: string) {
-  let f = dateFormats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
-    dateFormats.set(timeZone, f);
-  }
-  return f.format(at);
+  return localDateParts(at, timeZone).iso;
 }
 
 /** Forecast preferences per line of business (each falling back to 'all', then the defaults). */

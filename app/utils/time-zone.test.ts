@@ -10,6 +10,25 @@ describe("time-zone formatting", () => {
     expect(localDateParts(instant, "America/New_York").iso).toBe("2026-03-13");
   });
 
+  it("turns the date over at the zone's midnight, whatever was asked within the minute before", () => {
+    // New York midnight, 14 March 2026 (EDT starts on the 8th): 04:00 UTC.
+    expect(localDateParts(new Date("2026-03-14T03:59:00Z"), "America/New_York").iso).toBe("2026-03-13");
+    expect(localDateParts(new Date("2026-03-14T03:59:59.999Z"), "America/New_York").iso).toBe("2026-03-13");
+    expect(localDateParts(new Date("2026-03-14T04:00:00Z"), "America/New_York").iso).toBe("2026-03-14");
+    // Kathmandu is UTC+05:45: its midnight is at 18:15 UTC.
+    expect(localDateParts(new Date("2026-03-13T18:14:59Z"), "Asia/Kathmandu").iso).toBe("2026-03-13");
+    expect(localDateParts(new Date("2026-03-13T18:15:00Z"), "Asia/Kathmandu").iso).toBe("2026-03-14");
+    // Back in time within the same minute, and a zone asked in between: still right.
+    expect(localDateParts(new Date("2026-03-13T18:14:30Z"), "UTC").iso).toBe("2026-03-13");
+    expect(localDateParts(new Date("2026-03-13T18:14:00Z"), "Asia/Kathmandu").iso).toBe("2026-03-13");
+  });
+
+  it("gives each caller its own answer", () => {
+    const first = localDateParts(instant, "Europe/Paris");
+    first.year = 1999;
+    expect(localDateParts(instant, "Europe/Paris").year).toBe(2026);
+  });
+
   it("formats a day, and a day with its time, in the agency's zone", () => {
     expect(formatLocalDay(instant, "America/New_York")).toBe("13 Mar 2026");
     expect(formatLocalDayTime(instant, "America/New_York")).toBe("13 Mar 2026, 23:04");

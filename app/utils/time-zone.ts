@@ -1,13 +1,30 @@
-/** The calendar date of an instant in an IANA time zone (UTC when the zone is unknown). */
-export function localDateParts(instant: Date, timeZone: string) {
+type DateParts = { year: number; month: number; day: number; iso: string };
+
+/**
+ * The calendar date of an instant in an IANA time zone (UTC when the zone is unknown). Every page
+ * asks for today's date, so each zone's last answer is kept for the rest of its minute: since 1972
+ * every zone's offset is a whole number of minutes, so a date cannot change within a UTC minute.
+ */
+export function localDateParts(instant: Date, timeZone: string): DateParts {
+  const ms = instant.getTime();
+  const minute = Math.floor(ms / 60_000);
+  const last = ms >= WHOLE_MINUTE_OFFSETS_SINCE ? lastDates.get(timeZone) : undefined;
+  if (last?.minute === minute) return { ...last.parts };
   const parts = formatter(timeZone).formatToParts(instant);
   const read = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const year = read("year");
   const month = read("month");
   const day = read("day");
   const iso = `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-  return { year, month, day, iso };
+  const answer = { year, month, day, iso };
+  if (ms >= WHOLE_MINUTE_OFFSETS_SINCE && (lastDates.has(timeZone) || lastDates.size < MAX_CACHED_ZONES)) {
+    lastDates.set(timeZone, { minute, parts: { ...answer } });
+  }
+  return answer;
 }
+
+const WHOLE_MINUTE_OFFSETS_SINCE = Date.UTC(1972, 0, 1);
+const lastDates = new Map<string, { minute: number; parts: DateParts }>();
 
 // Zone names can come from a browser's cookie: the caches are bounded.
 const MAX_CACHED_ZONES = 1_000;

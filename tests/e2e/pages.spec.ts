@@ -55,7 +55,7 @@ test("every page of the demo agency renders and hydrates without errors", async 
   }
 });
 
-test("the sidebar moves between pages and marks where you are; with JavaScript, without reloading", async ({ page }) => {
+test("the sidebar, header and dashboard links move between pages and the sidebar marks where you are; with JavaScript, without reloading", async ({ page }) => {
   await page.goto("/auth/login");
   await page.getByRole("button", { name: "Try the demo" }).click();
   await expect(page.getByTestId("dashboard-title")).toContainText("(demo)");
@@ -78,6 +78,15 @@ test("the sidebar moves between pages and marks where you are; with JavaScript, 
   await expect(page).toHaveURL(/\/connect-database$/);
   await expect(sidebar.getByRole("link", { name: "Connections" })).toHaveAttribute("aria-current", "page");
   await expect(sidebar.locator('details[data-section="/configuration"]')).toHaveAttribute("open", "");
+
+  // The header's links and the dashboard's cards move the same way.
+  await page.getByRole("link", { name: /^Notifications, \d+ unread$/ }).click();
+  await expect(page).toHaveURL(/\/notifications$/);
+  await page.locator("header").getByRole("link", { name: "Remarket" }).click();
+  await expect(page.getByTestId("dashboard-title")).toContainText("(demo)");
+  await page.getByTestId("card-quota").getByRole("link", { name: /Billing and usage/ }).click();
+  await expect(page).toHaveURL(/\/billing$/);
+  await expect(sidebar.getByRole("link", { name: "Billing" })).toHaveAttribute("aria-current", "page");
 
   const marker = await page.evaluate(() => (window as unknown as { sidebarMarker?: number }).sidebarMarker ?? null);
   expect(marker).toBe(scripted ? 1 : null);

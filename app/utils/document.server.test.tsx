@@ -11,37 +11,30 @@ function Ready() {
   return <p>{"ready"}</p>;
 }
 
+/** A document with `content` inside a Suspense boundary, as Remix renders its data transfer. */
+function page(content: JSX.Element) {
+  return (
+    <html lang="en">
+      <body>
+        <Suspense fallback="loading">{content}</Suspense>
+        <p>{"<b>escaped</b> & kept"}</p>
+      </body>
+    </html>
+  );
+}
+
 describe("documents rendered whole", () => {
   test("a finished page is one buffer with its doctype, the same bytes the streaming renderer gives", async () => {
-    const page = (
-      <html lang="en">
-        <body>
-          <Suspense fallback="…">
-            <Ready />
-          </Suspense>
-          <p>{"<b>escaped</b> & kept"}</p>
-        </body>
-      </html>
-    );
-    const whole = renderWhole(page);
+    const whole = renderWhole(page(<Ready />));
     expect(whole?.failed).toBe(false);
     expect(whole?.body.toString()).toMatch(/^<!DOCTYPE html><html lang="en">/);
     expect(whole?.body.toString()).toContain("&lt;b&gt;escaped&lt;/b&gt; &amp; kept");
-    const streamed = await renderStreamed(page, { nonce: "", timeoutMs: 1000 });
+    const streamed = await renderStreamed(page(<Ready />), { nonce: "", timeoutMs: 1000 });
     expect(whole?.body.equals(streamed.body)).toBe(true);
   });
 
   test("a page where a component is still waiting is not rendered whole (the caller streams it)", () => {
-    const page = (
-      <html lang="en">
-        <body>
-          <Suspense fallback="loading">
-            <Waits />
-          </Suspense>
-        </body>
-      </html>
-    );
-    expect(renderWhole(page)).toBeNull();
+    expect(renderWhole(page(<Waits />))).toBeNull();
   });
 
   test("the hand-off stream is read ahead, all of it, as StreamTransfer's first entry and then its end", async () => {

@@ -3,9 +3,11 @@
 //   1. /bench/hello — a hello-world page in the same build (the baseline),
 //   2. /auth/login  — a signed-out page,
 //   3. /            — the dashboard, signed in.
-// Usage: node bench/ssr.js [--no-build] [--duration 10] [--connections 16] [--rounds 1] [--profile] [--only /path]
+// Usage: node bench/ssr.js [--no-build] [--duration 10] [--connections 16] [--rounds 1] [--worker] [--profile] [--only /path]
 // --rounds N measures the routes in turn N times and reports each route's median round (by req/s):
 // on a shared machine one 10 s window can be a third slower than the next.
+// --worker also runs the job worker, as `npm start` does: it polls the jobs table every 500 ms, and
+// each poll (a statement) empties the embedded database's cached reads (app/db/statement-clock.server.ts).
 // --profile writes the server's V8 CPU profile to bench/out/prof (read it with bench/cpu-profile-summary.js).
 // BENCH_NODE_ARGS="--max-semi-space-size=32" passes flags to the server's node.
 import { spawn, spawnSync } from "node:child_process";
@@ -59,7 +61,7 @@ async function main() {
     APP_URL: base,
     DATA_DIR: dataDir,
     ACCESS_LOG: "false",
-    RUN_WORKER: "false",
+    RUN_WORKER: flag("--worker") ? "true" : "false",
     ENABLE_TEST_FIXTURES: "true",
     BENCH_ROUTES: "true",
     ...(useBuildDir ? { BUILD_DIR: useBuildDir } : {}),

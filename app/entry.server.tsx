@@ -3,18 +3,13 @@ import { RemixServer } from "@remix-run/react";
 import { closeDb, getDb } from "~/db/client.server";
 import { getEnv } from "~/env.server";
 import { registerJobs } from "~/jobs.server";
+import { renderDocument } from "~/render-document.server";
 import { startWorker } from "~/services/jobs.server";
-import { readHandoffAhead, renderStreamed, renderWhole } from "~/utils/document.server";
 import { NonceProvider } from "~/utils/nonce";
 
 export const streamTimeout = 5_000;
 
-/**
- * No route defers data, so a document is complete as soon as its loaders have run: it is rendered
- * in one synchronous pass and sent whole, as one buffer with a Content-Length (see
- * utils/document.server.tsx). Should a component ever suspend (an `<Await>`), the page is rendered
- * again with the streaming renderer, which waits for it.
- */
+/** Documents are rendered whole and sent in one write (see render-document.server.tsx). */
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -23,13 +18,12 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce ?? "";
-  await readHandoffAhead(remixContext);
-  const app = (
+  const app = () => (
     <NonceProvider value={nonce}>
       <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
     </NonceProvider>
   );
-  const { body, failed } = renderWhole(app) ?? (await renderStreamed(app, { nonce, timeoutMs: streamTimeout + 1000 }));
+  const { body, failed } = await renderDocument(remixContext, app, { nonce, timeoutMs: streamTimeout + 1000 });
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   responseHeaders.set("Content-Length", String(body.byteLength));
   return new Response(body, { headers: responseHeaders, status: failed ? 500 : responseStatusCode });

@@ -4,9 +4,27 @@ import type { ReactElement } from "react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 
 /** A whole document; `failed` when a component threw while the streaming renderer ran (answer 500). */
-export type Document = { body: Buffer<ArrayBuffer>; failed: boolean };
+export type RenderedDocument = { body: Buffer<ArrayBuffer>; failed: boolean };
 
+type HandoffContext = Pick<EntryContext, "serverHandoffStream" | "renderMeta">;
 type StreamCache = NonNullable<NonNullable<EntryContext["renderMeta"]>["streamCache"]>;
+
+/**
+ * The document for `context`, whole. No route defers data, so a page is complete once its loaders
+ * have run and is rendered in one synchronous pass: the streaming renderer spent a third of a small
+ * page's server time encoding markup into 2 KB chunks and passing them through stream adapters,
+ * for the same bytes. A page where a component suspends (an `<Await>`) is rendered again by the
+ * streaming renderer, which waits for it. `app` builds the element; it is called once per pass.
+ */
+export async function renderDocument(context: HandoffContext, app: () => ReactElement, options: { nonce: string; timeoutMs: number }) {
+  await readHandoffAhead(context);
+  const whole = renderWhole(app);
+  if (whole) return whole;
+  // The first pass took the hand-off stream's reader (RemixServer does, even though StreamTransfer
+  // then reads the cache): the second pass gets an empty stream of its own.
+  context.serverHandoffStream = new ReadableStream({ start: (controller) => controller.close() });
+  return renderStreamed(app(), options);
+}
 
 /**
  * Read Remix's hand-off stream (the loader data for the browser) to its end and leave it where
@@ -14,7 +32,7 @@ type StreamCache = NonNullable<NonNullable<EntryContext["renderMeta"]>["streamCa
  * StreamTransfer would otherwise read it chunk by chunk inside Suspense boundaries, which only the
  * streaming renderer can wait for.
  */
-export async function readHandoffAhead(context: Pick<EntryContext, "serverHandoffStream" | "renderMeta">) {
+export async function readHandoffAhead(context: HandoffContext) {
   const stream = context.serverHandoffStream;
   if (!stream || !context.renderMeta) return;
   const reader = stream.getReader();
@@ -30,20 +48,25 @@ export async function readHandoffAhead(context: Pick<EntryContext, "serverHandof
 }
 
 /**
- * The document in one synchronous pass, or null when a component suspended (React then marks its
- * boundary client-rendered, `<!--$!-->`, which it never does for markup it finished). The streaming
- * renderer spent a third of a small page's server time encoding markup into 2 KB chunks and
- * passing them through stream adapters; both give the same bytes.
+ * The document in one synchronous pass, or null when a component suspended: inside a Suspense
+ * boundary React marks it client-rendered (`<!--$!-->`, which it never writes for markup it
+ * finished); outside one it throws. Any other error thrown here is thrown again by the streaming
+ * renderer, which reports it as before.
  */
-export function renderWhole(app: ReactElement): Document | null {
-  const markup = renderToString(app);
+export function renderWhole(app: () => ReactElement): RenderedDocument | null {
+  let markup: string;
+  try {
+    markup = renderToString(app());
+  } catch {
+    return null;
+  }
   if (markup.includes("<!--$!-->")) return null;
   return { body: Buffer.from(`<!DOCTYPE html>${markup}`), failed: false };
 }
 
 /** The streaming renderer, waited on until every boundary has resolved, collected into one buffer. */
 export function renderStreamed(app: ReactElement, options: { nonce: string; timeoutMs: number }) {
-  return new Promise<Document>((resolve, reject) => {
+  return new Promise<RenderedDocument>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let failed = false;
     const { pipe, abort } = renderToPipeableStream(app, {

@@ -3,7 +3,8 @@ import { describe, expect, test, vi } from "vitest";
 import { tenants } from "~/db/schema";
 import { createTestTenant } from "../../tests/support/factories";
 import { embeddedClientOf, getDb } from "./client.server";
-import { copyRows, embeddedPrepared } from "./prepared.server";
+import { embeddedPrepared } from "./prepared.server";
+import { copyRows } from "./read-cache.server";
 
 const byName = (db: Parameters<Parameters<typeof embeddedPrepared>[0]["statement"]>[0]) =>
   db.select({ name: tenants.name }).from(tenants).where(sql`${tenants.id}::text = ${sql.placeholder("id")}`);
@@ -55,6 +56,7 @@ describe("cached reads on the embedded database", () => {
     // The first call also PREPAREs the statement (a statement of its own), so the second one is kept.
     await cachedTenantName(db, tenant.id);
     expect(await cachedTenantName(db, tenant.id)).toEqual([{ name: "Cached Agency" }]);
+    const realExec = client.exec.bind(client);
     const exec = vi.spyOn(client, "exec");
     try {
       expect(await cachedTenantName(db, tenant.id)).toEqual([{ name: "Cached Agency" }]);
@@ -64,7 +66,21 @@ describe("cached reads on the embedded database", () => {
       expect(await cachedTenantName(db, tenant.id)).toEqual([{ name: "Renamed Agency" }]);
       expect(exec).toHaveBeenCalledTimes(1);
 
-      // A write inside a transaction that rolls back: read again, and the old name is what stands.
+      // A write that lands while a read is on its way back: that read is answered but not kept.
+      exec.mockImplementationOnce(async (query) => {
+        const result = await realExec(query);
+        await db.update(tenants).set({ name: "Renamed Mid-read" }).where(eq(tenants.id, tenant.id));
+        return result;
+      });
+      await db.update(tenants).set({ name: "Renamed Again" }).where(eq(tenants.id, tenant.id));
+      expect(await cachedTenantName(db, tenant.id)).toEqual([{ name: "Renamed Again" }]);
+      expect(await cachedTenantName(db, tenant.id)).toEqual([{ name: "Renamed Mid-read" }]);
+      expect(exec).toHaveBeenCalledTimes(3);
+      await db.update(tenants).set({ name: "Renamed Agency" }).where(eq(tenants.id, tenant.id));
+      expect(await cachedTenantName(db, tenant.id)).toEqual([{ name: "Renamed Agency" }]);
+      expect(exec).toHaveBeenCalledTimes(4);
+
+      // After a transaction that rolled back, the next call reads again and finds the committed name.
       await db
         .transaction(async (tx) => {
           await tx.update(tenants).set({ name: "Never Committed" }).where(eq(tenants.id, tenant.id));
@@ -72,7 +88,7 @@ describe("cached reads on the embedded database", () => {
         })
         .catch(() => {});
       expect(await cachedTenantName(db, tenant.id)).toEqual([{ name: "Renamed Agency" }]);
-      expect(exec).toHaveBeenCalledTimes(2);
+      expect(exec).toHaveBeenCalledTimes(5);
     } finally {
       exec.mockRestore();
     }

@@ -24,6 +24,17 @@ describe("dashboard", () => {
     expect(d.quota.quota).toBeGreaterThan(0);
   });
 
+  test("figures asked again and again (kept in memory on the embedded database) change as soon as the data does", async () => {
+    const { db, tenant } = await createTestTenant();
+    const ask = () => getDashboard({ db, tenantId: tenant.id, timeZone: TZ, now: () => NOW });
+    for (let i = 0; i < 3; i++) expect((await ask()).connections.total).toBe(0);
+    await db.insert(connections).values({ tenantId: tenant.id, integrationId: "ezlynx", name: "EZLynx", status: "error" });
+    expect((await ask()).connections).toMatchObject({ total: 1, inError: 1 });
+    await db.insert(remarketUsage).values({ tenantId: tenant.id, quotaYear: 2026, used: 4 });
+    expect((await ask()).quota.used).toBe(4);
+    expect((await ask()).quota.used).toBe(4);
+  });
+
   test("forecast due in 30 days, quota use, connections health — this tenant's only", async () => {
     const { db, tenant } = await createTestTenant();
     await setRemarketQuotaForTests(db, tenant.id, 40);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { executedStatementName, registerCachedRead, watchStatements, type ProtocolRunner } from "./statement-clock.server";
+import { assertClockRuns, executedStatementName, registerCachedRead, watchStatements, type ProtocolRunner } from "./statement-clock.server";
 
 /** A simple-protocol query message, as PGlite's exec sends it. */
 function query(text: string) {
@@ -29,6 +29,11 @@ describe("the embedded database's statement clock", () => {
     expect(executedStatementName(query("EXECUTE resolve_session_v1('ab12')"))).toBe("resolve_session_v1");
     expect(executedStatementName(query("SELECT 1"))).toBeNull();
     expect(executedStatementName(query("EXECUTE"))).toBeNull();
+    // Exactly one literal parameter and nothing after it.
+    expect(executedStatementName(query("EXECUTE resolve_session_v1('x'); UPDATE tenants SET name = 'y'"))).toBeNull();
+    expect(executedStatementName(query("EXECUTE resolve_session_v1('x') "))).toBeNull();
+    expect(executedStatementName(query("EXECUTE resolve_session_v1('x','y')"))).toBeNull();
+    expect(executedStatementName(query("EXECUTE resolve_session_v1(1)"))).toBeNull();
     expect(executedStatementName(parse())).toBeNull();
     // Two messages in one call: not a lone read, whatever the first one is.
     const both = new Uint8Array([...query("EXECUTE clock_test_read('x')"), ...sync()]);
@@ -54,6 +59,14 @@ describe("the embedded database's statement clock", () => {
     expect(clock.count).toBe(4);
     // The messages still reach the database, unchanged.
     expect(seen).toHaveLength(6);
+  });
+
+  test("a clock that saw nothing while the database ran its migrations stops the start-up", () => {
+    const { client } = fakeClient();
+    const clock = watchStatements(client);
+    expect(() => assertClockRuns(clock)).toThrow(/did not see/);
+    client.execProtocolRawSync(query("SELECT 1"));
+    expect(() => assertClockRuns(clock)).not.toThrow();
   });
 
   test("only plain lower-case names can be registered (they are matched against raw SQL)", () => {

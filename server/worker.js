@@ -1,4 +1,6 @@
 // `npm run worker`: background jobs only, for scale-out beside web instances on one PostgreSQL.
+// On the embedded database the web server runs the jobs itself; a worker started beside it is
+// refused (the data directory is one process's at a time: app/db/data-dir-lock.server.ts).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 

@@ -2,8 +2,9 @@ import path from "node:path";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { getEnv } from "~/env.server";
+import { lockDataDir } from "./data-dir-lock.server";
 import * as schema from "./schema";
-import { watchStatements, type ProtocolRunner, type StatementClock } from "./statement-clock.server";
+import { assertClockRuns, watchStatements, type ProtocolRunner, type StatementClock } from "./statement-clock.server";
 
 export type Schema = typeof schema;
 /** One type for both drivers: PGlite (embedded) and node-postgres share Drizzle's Postgres core. */
@@ -81,11 +82,21 @@ async function openPglite(dir: string): Promise<Opened> {
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const { mkdir } = await import("node:fs/promises");
-  if (!dir.startsWith("memory://")) await mkdir(dir, { recursive: true });
+  let release = async () => {};
+  if (!dir.startsWith("memory://")) {
+    await mkdir(dir, { recursive: true });
+    release = await lockDataDir(dir);
+  }
   const client = await PGlite.create(dir);
   const clock = watchStatements(client as unknown as ProtocolRunner);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  assertClockRuns(clock);
   embeddedClients.set(db as unknown as Db, { exec: (query) => client.exec(query), clock });
-  return { db: db as unknown as Db, close: () => client.close(), driver: "pglite" };
+  // Closing moves the clock too, so a cached read asked of a closed database fails as any read does.
+  const close = async () => {
+    await client.close();
+    await release();
+  };
+  return { db: db as unknown as Db, close, driver: "pglite" };
 }

@@ -2,7 +2,7 @@ import { createCookie, createCookieSessionStorage, type Cookie } from "@remix-ru
 import { getEnv } from "~/env.server";
 
 /** Headers whose parsed session cookie is remembered; the oldest goes first beyond this. */
-export const REMEMBERED_COOKIE_HEADERS = 1_000;
+const REMEMBERED_COOKIE_HEADERS = 1_000;
 const REMEMBERED_HEADER_MAX_LENGTH = 2_048;
 
 /**

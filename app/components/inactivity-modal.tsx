@@ -16,7 +16,7 @@ export function InactivityModal({ expiresInMs }: { expiresInMs: number }) {
   const navigate = useNavigate();
   const location = useLocation();
   const [open, setOpen] = useState(false);
-  // When the timers run out (client clock); also tells tests the timers are armed after hydration.
+  // When the timers run out (client clock); null until they are armed, after hydration.
   const [deadline, setDeadline] = useState<number | null>(null);
 
   useEffect(() => {
@@ -40,7 +40,7 @@ export function InactivityModal({ expiresInMs }: { expiresInMs: number }) {
   if (deadline === null) return null;
   return (
     <Modal open={open} title="Are you still there?" onClose={() => setOpen(false)}>
-      <p className="text-sm" data-testid="inactivity-warning" data-deadline={deadline ?? undefined}>
+      <p className="text-sm" data-testid="inactivity-warning" data-deadline={deadline}>
         For your security, you will be logged out due to inactivity in 60 seconds
       </p>
       <fetcher.Form method="post" action="/resources/session" className="mt-4 flex justify-end">

@@ -23,6 +23,12 @@ describe("time-zone formatting", () => {
     expect(localDateParts(new Date("2026-03-13T18:14:00Z"), "Asia/Kathmandu").iso).toBe("2026-03-13");
   });
 
+  it("computes every time for instants before the last seconds-based offset ended (Monrovia, 7 January 1972)", () => {
+    // Monrovia was UTC-0:44:30: its midnight on the 3rd fell at 00:44:30 UTC.
+    expect(localDateParts(new Date("1972-01-03T00:44:00Z"), "Africa/Monrovia").iso).toBe("1972-01-02");
+    expect(localDateParts(new Date("1972-01-03T00:44:45Z"), "Africa/Monrovia").iso).toBe("1972-01-03");
+  });
+
   it("gives each caller its own answer", () => {
     const first = localDateParts(instant, "Europe/Paris");
     first.year = 1999;

@@ -2,8 +2,8 @@ type DateParts = { year: number; month: number; day: number; iso: string };
 
 /**
  * The calendar date of an instant in an IANA time zone (UTC when the zone is unknown). Every page
- * asks for today's date, so each zone's last answer is kept for the rest of its minute: since 1972
- * every zone's offset is a whole number of minutes, so a date cannot change within a UTC minute.
+ * asks for today's date, so each zone's last answer is kept for the rest of its minute: since early
+ * 1972 every zone's offset is a whole number of minutes, so a date cannot change within a UTC minute.
  */
 export function localDateParts(instant: Date, timeZone: string): DateParts {
   const ms = instant.getTime();
@@ -23,7 +23,8 @@ export function localDateParts(instant: Date, timeZone: string): DateParts {
   return answer;
 }
 
-const WHOLE_MINUTE_OFFSETS_SINCE = Date.UTC(1972, 0, 1);
+// Monrovia kept its -0:44:30 offset until 7 January 1972, the last zone to leave seconds behind.
+const WHOLE_MINUTE_OFFSETS_SINCE = Date.UTC(1972, 0, 8);
 const lastDates = new Map<string, { minute: number; parts: DateParts }>();
 
 // Zone names can come from a browser's cookie: the caches are bounded.

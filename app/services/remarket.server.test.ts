@@ -1,6 +1,6 @@
 import { and, count, eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { auditEvents, billingAccounts, bulkActions, jobs, remarketUsage, remarkets, renewalFlags, tasks } from "~/db/schema";
+import { auditEvents, billingAccounts, bulkActions, connections, jobs, remarketUsage, remarkets, renewalFlags, tasks } from "~/db/schema";
 import { createCustomer, createPolicy } from "../../tests/support/book-factories";
 import { createTestTenant } from "../../tests/support/factories";
 import { recomputeForecast } from "./forecast.server";
@@ -58,7 +58,12 @@ describe("re-market", () => {
   test("a policy from a connector queues the task write-back job", async () => {
     const t = await createTestTenant();
     const customer = await createCustomer(t.db, t.tenant.id);
-    const connectionId = crypto.randomUUID();
+    // A connection that takes tasks (Salesforce), whether or not another test file has registered
+    // the write-back (it asks the connection's integration; without it every connection is queued).
+    const [{ id: connectionId }] = await t.db
+      .insert(connections)
+      .values({ tenantId: t.tenant.id, integrationId: "salesforce", name: "Salesforce CRM", status: "connected" })
+      .returning({ id: connections.id });
     const p = await createPolicy(t.db, t.tenant.id, { customerId: customer.id, connectionId, expirationDate: "2026-04-15" });
     const result = await remarketPolicy({ ...t.ctx, now: () => NOW }, p.id);
     const queued = await t.db.select().from(jobs).where(and(eq(jobs.tenantId, t.tenant.id), eq(jobs.type, "task.writeback")));

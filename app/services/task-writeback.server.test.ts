@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 /** A tenant with a Salesforce connection (or a file connection) and one of its policies re-marketed. */
-async function remarketed(kind: "salesforce" | "file") {
+async function remarketed(kind: "salesforce" | "file", policyNumber = "HO-77") {
   const t = await createTestTenant();
   const ctx = { ...t.ctx, now: () => NOW };
   const connection =
@@ -52,7 +52,7 @@ async function remarketed(kind: "salesforce" | "file") {
     dueDaysBeforeExpiration: 30,
   });
   const customer = await createCustomer(t.db, t.tenant.id, { name: "Quinn Baker", connectionId: connection.id });
-  const policy = await createPolicy(t.db, t.tenant.id, { customerId: customer.id, connectionId: connection.id, expirationDate: "2026-04-15", policyNumber: "HO-77" });
+  const policy = await createPolicy(t.db, t.tenant.id, { customerId: customer.id, connectionId: connection.id, expirationDate: "2026-04-15", policyNumber });
   const { taskId } = await remarketPolicy(ctx, policy.id);
   return { ...t, ctx, connection, taskId: taskId! };
 }
@@ -102,6 +102,30 @@ describe("task write-back", () => {
     expect(task.writeback).toBe("failed");
     expect(task.writebackError).toMatch(/500/);
     expect(sf.tasks.length).toBe(before);
+  });
+
+  test("an attempt whose answer was lost (the connection dropped after Salesforce created the task): the retry finds that task instead of creating a second", async () => {
+    const t = await remarketed("salesforce", "HO-LOST");
+    const mine = () => sf.tasks.filter((task) => String(task.Subject).includes("HO-LOST"));
+    sf.loseTaskResponses = 1;
+    await expect(runWriteback(t.db, t.tenant.id)).rejects.toThrow();
+    expect(mine()).toHaveLength(1);
+    expect(await taskRow(t.db, t.taskId)).toMatchObject({ writeback: "queued" });
+
+    await runWriteback(t.db, t.tenant.id, { attempts: 2 });
+    expect(mine()).toHaveLength(1);
+    expect(await taskRow(t.db, t.taskId)).toMatchObject({ writeback: "done", writebackExternalId: mine()[0].Id });
+  });
+
+  test("a retry after an attempt that never reached Salesforce creates the task, once", async () => {
+    const t = await remarketed("salesforce", "HO-RETRY");
+    const mine = () => sf.tasks.filter((task) => String(task.Subject).includes("HO-RETRY"));
+    sf.failNext(503, 2);
+    await expect(runWriteback(t.db, t.tenant.id)).rejects.toThrow();
+    expect(mine()).toHaveLength(0);
+    await runWriteback(t.db, t.tenant.id, { attempts: 2 });
+    expect(mine()).toHaveLength(1);
+    expect(await taskRow(t.db, t.taskId)).toMatchObject({ writeback: "done", writebackExternalId: mine()[0].Id });
   });
 
   test("refused credentials (401, refresh refused): failed 'invalid credentials', connection flagged, admins told", async () => {

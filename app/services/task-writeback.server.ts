@@ -21,11 +21,15 @@ async function supports(db: DbOrTx, input: { tenantId: string; connectionId: str
   return getIntegration(connection?.integrationId)?.source === "api";
 }
 
-export async function writeTaskBack(db: Db, input: { tenantId: string; taskId: string; connectionId: string }): Promise<TaskWriteOutcome> {
+// How far the system's clock may be behind ours when looking for a task an attempt wrote.
+const CLOCK_SKEW_MS = 15 * 60_000;
+
+export async function writeTaskBack(db: Db, input: { tenantId: string; taskId: string; connectionId: string; retry?: boolean }): Promise<TaskWriteOutcome> {
   const [task] = await db
     .select({
       title: tasks.title,
       dueDate: tasks.dueDate,
+      createdAt: tasks.createdAt,
       writeback: tasks.writeback,
       externalId: tasks.writebackExternalId,
       activityCode: tasks.activityCode,
@@ -57,6 +61,13 @@ export async function writeTaskBack(db: Db, input: { tenantId: string; taskId: s
   if (!connector.writeTask) return { status: "none" };
 
   try {
+    // A retry after an attempt whose answer never came back (a crash, a time-out, a dropped
+    // connection): that attempt may have created the task, so look for it before creating another.
+    if (input.retry && connector.findWrittenTask) {
+      const since = new Date(task.createdAt.getTime() - CLOCK_SKEW_MS);
+      const earlier = await connector.findWrittenTask({ subject: task.title, dueDate: task.dueDate }, since);
+      if (earlier) return { status: "done", externalId: earlier.id };
+    }
     const written = await connector.writeTask({
       subject: task.title,
       dueDate: task.dueDate,

@@ -97,7 +97,8 @@ export type TaskWriteOutcome = { status: "done"; externalId: string } | { status
  */
 export type TaskWriter = {
   supports(db: DbOrTx, input: { tenantId: string; connectionId: string }): Promise<boolean>;
-  write(db: Db, input: { tenantId: string; taskId: string; connectionId: string }): Promise<TaskWriteOutcome>;
+  /** `retry`: an earlier attempt ran and may have written the task before its answer was lost. */
+  write(db: Db, input: { tenantId: string; taskId: string; connectionId: string; retry: boolean }): Promise<TaskWriteOutcome>;
 };
 let taskWriter: TaskWriter | null = null;
 
@@ -113,7 +114,8 @@ export const handleTaskWriteback: JobHandler = async (job, { db }) => {
   if (!job.tenantId || !taskId) return;
   let outcome: TaskWriteOutcome;
   try {
-    outcome = taskWriter ? await taskWriter.write(db, { tenantId: job.tenantId, taskId, connectionId }) : { status: "none" };
+    const retry = job.attempts > 1;
+    outcome = taskWriter ? await taskWriter.write(db, { tenantId: job.tenantId, taskId, connectionId, retry }) : { status: "none" };
   } catch (error) {
     if (job.attempts < job.maxAttempts) throw error;
     outcome = { status: "failed", reason: error instanceof Error ? error.message : String(error) };

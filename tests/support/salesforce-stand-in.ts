@@ -26,7 +26,10 @@ export type SalesforceStandIn = {
   tokenDelayMs: number;
   /** Hold token answers until the returned function is called (queueing tests, no timing races). */
   holdTokens(): () => void;
+  /** Tasks created, each with the CreatedDate the stand-in gave it. */
   tasks: Record<string, unknown>[];
+  /** Create the next `n` tasks, then drop the connection instead of answering (a lost response). */
+  loseTaskResponses: number;
   close(): Promise<void>;
 };
 
@@ -72,6 +75,11 @@ export function standInPolicies(count: number): StandInRecord[] {
     LastModifiedDate: "2025-05-01T10:00:00.000+0000",
   }));
 }
+
+// The one WHERE clause the stand-in answers: the write-back's look-up of a task an attempt wrote.
+const TASK_LOOKUP = /^SELECT Id FROM Task WHERE Subject = '((?:[^'\\]|\\.)*)' AND ActivityDate = (\d{4}-\d{2}-\d{2}) AND CreatedDate >= (\S+) ORDER BY CreatedDate LIMIT 1$/;
+const SOQL_UNESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", b: "\b", f: "\f" };
+const unescapeSoql = (literal: string) => literal.replace(/\\(.)/g, (_, c: string) => SOQL_UNESCAPES[c] ?? c);
 
 export async function startSalesforceStandIn(options: { records?: StandInRecord[]; pageSize?: number; refreshToken?: string } = {}): Promise<SalesforceStandIn> {
   const records = options.records ?? standInPolicies(5);
@@ -119,6 +127,7 @@ export async function startSalesforceStandIn(options: { records?: StandInRecord[
     delayMs: 0,
     tokenDelayMs: 0,
     tasks: [],
+    loseTaskResponses: 0,
     expireTokens: () => valid.clear(),
     holdTokens: () => {
       let release: () => void = () => {};
@@ -184,6 +193,14 @@ export async function startSalesforceStandIn(options: { records?: StandInRecord[
     }
     if (url.pathname === `${base}/query`) {
       const q = url.searchParams.get("q") ?? "";
+      const taskLookup = q.match(TASK_LOOKUP);
+      if (taskLookup) {
+        const [, subject, activityDate, since] = taskLookup;
+        const found = state.tasks.filter(
+          (t) => t.Subject === unescapeSoql(subject) && t.ActivityDate === activityDate && String(t.CreatedDate) >= new Date(since).toISOString(),
+        );
+        return send(res, 200, { totalSize: found.length, done: true, records: found.slice(0, 1).map((t) => ({ attributes: { type: "Task" }, Id: t.Id })) });
+      }
       const m = q.match(/^SELECT (.+?) FROM (\w+)(?: WHERE .+?)?(?: ORDER BY \w+)?(?: LIMIT (\d+))?$/i);
       if (!m) return send(res, 400, [{ errorCode: "MALFORMED_QUERY", message: q }]);
       const fields = m[1].split(",").map((f) => f.trim());
@@ -202,8 +219,13 @@ export async function startSalesforceStandIn(options: { records?: StandInRecord[
     if (more && cursors.has(more[1])) return page(more[1], res);
     if (url.pathname === `${base}/sobjects/Task` && req.method === "POST") {
       const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
-      state.tasks.push(body);
-      return send(res, 201, { id: `00T${state.tasks.length}`, success: true, errors: [] });
+      const id = `00T${state.tasks.length + 1}`;
+      state.tasks.push({ ...body, Id: id, CreatedDate: new Date().toISOString() });
+      if (state.loseTaskResponses > 0) {
+        state.loseTaskResponses--;
+        return req.socket.destroy();
+      }
+      return send(res, 201, { id, success: true, errors: [] });
     }
     send(res, 404, [{ errorCode: "NOT_FOUND", message: url.pathname }]);
   });

@@ -68,6 +68,18 @@ describe("Salesforce connector over the REST API", () => {
     expect(sf.tasks[0]).toMatchObject({ Subject: "Re-market SF-1", OwnerId: "005A", Type: "Call" });
   });
 
+  test("finds a task an earlier attempt wrote by its subject and due date, whatever its subject holds", async () => {
+    const c = connector();
+    const since = new Date(Date.now() - 60_000);
+    const subject = `Re-market home policy HO-1 for O'Brien "Bud" \\ Sons`;
+    const written = await c.writeTask!({ subject, dueDate: "2026-05-01", description: "", assigneeSourceKey: null, activityCode: null, workGroup: null });
+    expect(await c.findWrittenTask!({ subject, dueDate: "2026-05-01" }, since)).toEqual({ id: written.id });
+    expect(await c.findWrittenTask!({ subject: "Re-market home policy HO-1 for O", dueDate: "2026-05-01" }, since)).toBeNull();
+    expect(await c.findWrittenTask!({ subject, dueDate: "2026-05-02" }, since)).toBeNull();
+    expect(await c.findWrittenTask!({ subject, dueDate: "2026-05-01" }, new Date(Date.now() + 60_000))).toBeNull();
+    await expect(c.findWrittenTask!({ subject, dueDate: "2026-05-01 OR Id != null" }, since)).rejects.toThrow("Not a date");
+  });
+
   test("rejects identifiers that could change the SOQL", async () => {
     await expect(connector().listValues("InsurancePolicy", "Name FROM User --")).rejects.toThrow("Not a Salesforce field");
   });

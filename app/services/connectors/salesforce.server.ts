@@ -20,6 +20,13 @@ function identifier(name: string) {
   return name;
 }
 
+const SOQL_ESCAPES: Record<string, string> = { "\\": "\\\\", "'": "\\'", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
+
+/** A SOQL string literal: Salesforce's escapes for backslash, quotes and control characters. */
+export function soqlString(value: string) {
+  return `'${value.replace(/[\\'"\n\r\t\b\f]/g, (c) => SOQL_ESCAPES[c])}'`;
+}
+
 /** A Salesforce value as export text (nested objects flattened by their Name, when present). */
 function text(value: unknown): string {
   if (value === null || value === undefined) return "";
@@ -133,6 +140,16 @@ export function createSalesforceConnector(
       return (type?.picklistValues ?? []).filter((p) => p.active).map((p) => ({ code: p.value, label: p.label }));
     },
 
+    async findWrittenTask(task, createdSince) {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(task.dueDate)) throw new ConnectorError(`Not a date: ${task.dueDate}`);
+      const since = createdSince.toISOString().replace(/\.\d{3}Z$/, "Z");
+      const q = `SELECT Id FROM Task WHERE Subject = ${soqlString(task.subject)} AND ActivityDate = ${task.dueDate} AND CreatedDate >= ${since} ORDER BY CreatedDate LIMIT 1`;
+      for await (const records of query(q)) {
+        const id = text(records[0]?.Id);
+        if (id) return { id };
+      }
+      return null;
+    },
     async writeTask(task) {
       const body = await client.request<{ id: string; success: boolean }>(`${base}/sobjects/Task`, {
         method: "POST",

@@ -35,6 +35,11 @@ export interface Connector {
   listActivityCodes?(): Promise<TaskOption[]>;
   listWorkGroups?(): Promise<TaskOption[]>;
   writeTask?(task: TaskWriteBack): Promise<{ id: string }>;
+  /**
+   * The task an earlier attempt wrote, when its answer was lost (a crash, a time-out, a dropped
+   * connection): the same subject and due date, created since `createdSince`. Null when none.
+   */
+  findWrittenTask?(task: Pick<TaskWriteBack, "subject" | "dueDate">, createdSince: Date): Promise<{ id: string } | null>;
 }
 
 export class ConnectorError extends Error {}

@@ -3,6 +3,7 @@ import { RemixServer } from "@remix-run/react";
 import { closeDb, getDb } from "~/db/client.server";
 import { getEnv } from "~/env.server";
 import { registerJobs } from "~/jobs.server";
+import { mailDeliveryWarning } from "~/services/email.server";
 import { renderDocument } from "~/render-document.server";
 import { startWorker } from "~/services/jobs.server";
 import { NonceProvider } from "~/utils/nonce";
@@ -43,6 +44,8 @@ export async function startBackground({ worker }: { worker: boolean }) {
   const db = await getDb();
   registerJobs();
   const env = getEnv();
+  const mailWarning = mailDeliveryWarning(env);
+  if (mailWarning) console.warn(mailWarning);
   const stopWorker = worker ? startWorker(db, { leaseMs: env.JOB_LEASE_MS, concurrency: env.JOB_CONCURRENCY }) : async () => {};
   return async () => {
     await stopWorker();

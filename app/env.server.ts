@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { isLoopbackHost } from "~/utils/loopback.server";
 
 const bool = (fallback: boolean) =>
   z
@@ -113,10 +114,13 @@ export function getEnv(): Env {
   const env = parsed.data;
   const dataDir = path.resolve(env.DATA_DIR);
   const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
-  const devOutbox =
+  // The outbox holds every tenant's sign-up and reset codes: it exists only while APP_URL names
+  // this machine, whatever DEV_OUTBOX says (decision record 003); requests are checked too.
+  const outboxWanted =
     env.DEV_OUTBOX === undefined || env.DEV_OUTBOX === ""
       ? !env.SMTP_URL
       : env.DEV_OUTBOX === "true" || env.DEV_OUTBOX === "1";
+  const devOutbox = outboxWanted && isLoopbackHost(new URL(appUrl).hostname);
   cached = {
     ...env,
     DATA_DIR: dataDir,

@@ -110,7 +110,8 @@ const entry = /** @type {any} */ (build.entry.module);
 const remix = createRequestHandler({
   build,
   mode: MODE,
-  getLoadContext: (_req, res) => ({ requestId: res.locals.requestId, cspNonce: res.locals.cspNonce }),
+  // socketAddress is the TCP peer, never X-Forwarded-For: the development outbox trusts only it.
+  getLoadContext: (req, res) => ({ requestId: res.locals.requestId, cspNonce: res.locals.cspNonce, socketAddress: req.socket.remoteAddress }),
 });
 app.all("*", remix);
 

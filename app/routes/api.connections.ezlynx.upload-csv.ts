@@ -30,7 +30,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (upload.error || !upload.file) {
     await discard();
     const message = upload.error ?? "Attach the export in a field named file.";
-    return Response.json({ error: "Invalid request", fieldErrors: { file: [message] } }, { status: 400 });
+    return Response.json({ error: "Invalid request", fieldErrors: { file: [message] } }, { status: upload.error ? upload.status : 400 });
   }
   const text = (name: string) => {
     const value = upload.formData.get(name);

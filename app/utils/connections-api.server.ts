@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError, ApiTimeoutError, InvalidCredentialsError } from "~/services/connectors/api-client.server";
-import { ConnectorError } from "~/services/connectors/types";
+import { ConnectorError, UnreadableExportError } from "~/services/connectors/types";
 import { MappingInvalidError } from "~/services/connections-api.server";
 import type { TenantContext } from "~/services/context.server";
 import { isServiceError } from "~/services/errors.server";
@@ -49,6 +49,7 @@ export async function answerConnectionsApi<S extends z.ZodType>(ctx: TenantConte
       return Response.json({ error: error.message, ...(error.field ? { fieldErrors: { [error.field]: [error.message] } } : {}) }, { status: error.status });
     }
     if (error instanceof InvalidCredentialsError) return Response.json({ error: "The source refused the saved credentials." }, { status: 502 });
+    if (error instanceof UnreadableExportError) return Response.json({ error: error.message }, { status: 422 });
     if (error instanceof ConnectorError || error instanceof ApiError || error instanceof ApiTimeoutError) {
       return Response.json({ error: `The source could not be read: ${error.message}` }, { status: 502 });
     }

@@ -1,6 +1,7 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { closeDb, getDb } from "~/db/client.server";
+import { describeError } from "~/db/errors.server";
 import { getEnv } from "~/env.server";
 import { registerJobs } from "~/jobs.server";
 import { mailDeliveryWarning } from "~/services/email.server";
@@ -33,7 +34,8 @@ export default async function handleRequest(
 /** Unexpected errors are logged with the request id; users see the calm 500 page. */
 export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {
   if (request.signal.aborted) return;
-  console.error(`[error] request=${context?.requestId ?? "-"} ${request.method} ${new URL(request.url).pathname}`, error);
+  // describeError: a database error is logged without its statement and values (issue 12 §3).
+  console.error(`[error] request=${context?.requestId ?? "-"} ${request.method} ${new URL(request.url).pathname}`, describeError(error));
 }
 
 /**

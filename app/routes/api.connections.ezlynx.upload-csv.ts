@@ -6,10 +6,11 @@ import { getStorage } from "~/services/storage.server";
 import { requireApiContext } from "~/utils/api.server";
 import { answerConnectionsApi, connectionIdField, methodNotAllowed } from "~/utils/connections-api.server";
 import { readExportUpload } from "~/utils/export-upload.server";
+import { singleLineText } from "~/utils/schemas";
 
 const fields = z.object({
   connectionId: connectionIdField.optional(),
-  name: z.string().trim().min(1, "name cannot be blank.").max(100, "name is at most 100 characters.").optional(),
+  name: singleLineText().min(1, "name cannot be blank.").max(100, "name is at most 100 characters.").optional(),
 });
 
 /**

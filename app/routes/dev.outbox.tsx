@@ -4,6 +4,7 @@ import { format } from "date-fns";
 import { getDb } from "~/db/client.server";
 import { listOutbox } from "~/services/email.server";
 import { outboxOpenTo } from "~/utils/dev-outbox.server";
+import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Development outbox | Remarket" }];
 
@@ -13,7 +14,7 @@ export const meta: MetaFunction = () => [{ title: "Development outbox | Remarket
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!outboxOpenTo(context)) throw new Response("Not found", { status: 404 });
-  const to = new URL(request.url).searchParams.get("to") || undefined;
+  const to = singleLineText().catch("").parse(new URL(request.url).searchParams.get("to") ?? "") || undefined;
   const emails = await listOutbox(await getDb(), { to });
   return { emails: emails.map((e) => ({ ...e, createdAt: format(e.createdAt, "dd MMM yyyy | HH:mm:ss") })) };
 }

@@ -5,8 +5,11 @@ import { describeError } from "~/db/errors.server";
 import { getEnv } from "~/env.server";
 import { registerJobs } from "~/jobs.server";
 import { mailDeliveryWarning } from "~/services/email.server";
+import { removeStaleUploads } from "~/services/housekeeping.server";
+import { getStorage } from "~/services/storage.server";
 import { renderDocument } from "~/render-document.server";
 import { startWorker } from "~/services/jobs.server";
+import { httpLimits, temporaryUploadMaxAgeMs } from "~/utils/http-limits.server";
 import { NonceProvider } from "~/utils/nonce";
 
 export const streamTimeout = 5_000;
@@ -48,9 +51,19 @@ export async function startBackground({ worker }: { worker: boolean }) {
   const env = getEnv();
   const mailWarning = mailDeliveryWarning(env);
   if (mailWarning) console.warn(mailWarning);
+  // A process killed mid-upload left temporary objects behind: clear those at least an hour old.
+  await removeStaleUploads(getStorage(), temporaryUploadMaxAgeMs(env)).then(
+    (removed) => removed > 0 && console.info(`[files] removed ${removed} temporary upload object(s) left by an interrupted upload`),
+    (error) => console.error("[files] could not clear temporary uploads:", describeError(error)),
+  );
   const stopWorker = worker ? startWorker(db, { leaseMs: env.JOB_LEASE_MS, concurrency: env.JOB_CONCURRENCY }) : async () => {};
   return async () => {
     await stopWorker();
     await closeDb();
   };
+}
+
+/** Body caps and time-outs for server/index.js, from the validated environment (app/utils/http-limits.server.ts). */
+export function serverLimits() {
+  return httpLimits(getEnv());
 }

@@ -62,6 +62,12 @@ const EnvSchema = z.object({
   STRIPE_PRICE_STARTER: z.string().optional(),
   STRIPE_PRICE_GROWTH: z.string().optional(),
   STRIPE_PRICE_AGENCY: z.string().optional(),
+  // HTTP server (server/index.js, app/utils/http-limits.server.ts): body caps and time-outs.
+  REQUEST_BODY_MAX_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  UPLOAD_MIN_BYTES_PER_SECOND: z.coerce.number().int().positive().default(50_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(65_000),
   // Files: the largest upload (100 MB), how long a public link lives, processing limits.
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(100 * 1024 * 1024),
   PUBLIC_LINK_TTL_MINUTES: z.coerce.number().positive().default(15),

@@ -3,7 +3,7 @@ import { uploadKeyFor, type UploadedFile } from "~/services/connections.server";
 import { ContentMismatchError, checkedContent } from "~/services/file-types.server";
 import { FileTooLargeError, getStorage } from "~/services/storage.server";
 import { BodyTooLargeError, MalformedMultipartError, readMultipart, type FilePart } from "./multipart.server";
-import { MULTIPART_OVERHEAD_BYTES } from "./upload.server";
+import { MULTIPART_OVERHEAD_BYTES } from "./http-limits.server";
 
 export const MAX_EXPORT_BYTES = 100 * 1024 * 1024;
 const EXPORT_TYPES = /\.(csv|txt|tsv|xlsx)$/i;

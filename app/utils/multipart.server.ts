@@ -35,6 +35,8 @@ export async function readMultipart(
   handlers: { onField: (name: string, value: string) => void; onFile: (part: FilePart) => Promise<void> },
   limits: Limits,
 ) {
+  // A declared length over the cap is refused before a byte is read; a chunked body is counted below.
+  if (Number(request.headers.get("Content-Length") ?? 0) > limits.maxBodyBytes) throw new BodyTooLargeError(limits.maxBodyBytes);
   let parser: busboy.Busboy;
   try {
     parser = busboy({

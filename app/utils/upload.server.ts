@@ -8,6 +8,7 @@ import { createUploadedFile, newStorageKey } from "~/services/files.server";
 import { FileTooLargeError, getStorage } from "~/services/storage.server";
 import { formatBytes } from "~/utils/date-time";
 import { applyFormOnce } from "./forms.server";
+import { MULTIPART_OVERHEAD_BYTES } from "./http-limits.server";
 import { BodyTooLargeError, MalformedMultipartError, readMultipart, type FilePart } from "./multipart.server";
 
 export const UploadFieldsSchema = z.object({
@@ -20,8 +21,6 @@ export type UploadOutcome =
 
 type StoredPart = { name: string; extension: FileExtension; size: number; storageKey: string; renamed: boolean };
 
-/** Room for the form's other fields and the part headers around the file itself. */
-export const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 
 /**
  * Receive a multipart upload: the file part is streamed straight into storage (checked by

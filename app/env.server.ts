@@ -38,6 +38,15 @@ const EnvSchema = z.object({
   PASSWORD_REQUIRE_UPPERCASE: bool(false),
   PASSWORD_REQUIRE_DIGIT: bool(false),
   PASSWORD_REQUIRE_SYMBOL: bool(false),
+  // Sign-in and code entry (issue 12 §4): hard limits per (account, address) and per address; across
+  // addresses an account is only slowed down, so nobody can lock its owner out.
+  RATE_LIMIT_LOGIN_PER_EMAIL_IP: z.coerce.number().int().positive().default(5),
+  RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().positive().default(50),
+  RATE_LIMIT_CODE_PER_EMAIL_IP: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_CODE_PER_IP: z.coerce.number().int().positive().default(50),
+  LOGIN_SLOWDOWN_AFTER: z.coerce.number().int().positive().default(5),
+  LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).default(10_000),
+  LOGIN_ALERT_AFTER: z.coerce.number().int().positive().default(10),
   STAFF_EMAILS: z.string().default(""),
   FEATURE_FLAGS: z.string().default("billing"),
   OIDC_PROVIDERS: z.string().default(""),

@@ -35,7 +35,7 @@ const ConfirmSchema = z
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAnonymous(request);
   const email = new URL(request.url).searchParams.get("email") ?? "";
-  return { email, codeDelivery: codeDeliveryFor(context) };
+  return { email, codeDelivery: codeDeliveryFor(request, context) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -37,7 +37,7 @@ function resetSchema(policy: PasswordPolicy) {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAnonymous(request);
   const params = new URL(request.url).searchParams;
-  return { email: params.get("email") ?? "", sent: params.get("sent") === "1", policy: getPasswordPolicy(), codeDelivery: codeDeliveryFor(context) };
+  return { email: params.get("email") ?? "", sent: params.get("sent") === "1", policy: getPasswordPolicy(), codeDelivery: codeDeliveryFor(request, context) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

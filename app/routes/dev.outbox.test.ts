@@ -56,6 +56,14 @@ describe("/dev/outbox", () => {
     expect(response.status).toBe(404);
   });
 
+  test("a request that came through a proxy on this machine (loopback socket, forwarding headers) is a 404", async () => {
+    restore = withEnv({ APP_URL: "http://localhost:3000", SMTP_URL: undefined, DEV_OUTBOX: undefined });
+    for (const header of ["X-Forwarded-For", "Forwarded", "X-Real-IP"]) {
+      const response = await responseOf(() => loader(args(makeRequest("/dev/outbox", { headers: { [header]: "198.51.100.7" } }), "127.0.0.1")));
+      expect(response.status).toBe(404);
+    }
+  });
+
   test("without a known socket address (no server in front) it is a 404", async () => {
     restore = withEnv({ APP_URL: "http://localhost:3000", SMTP_URL: undefined, DEV_OUTBOX: undefined });
     const response = await responseOf(() => loader(args(makeRequest("/dev/outbox"))));

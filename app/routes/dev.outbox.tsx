@@ -13,7 +13,7 @@ export const meta: MetaFunction = () => [{ title: "Development outbox | Remarket
  * sign-up and reset codes, so anyone else gets the same 404 as a missing page (decision record 003).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  if (!outboxOpenTo(context)) throw new Response("Not found", { status: 404 });
+  if (!outboxOpenTo(request, context)) throw new Response("Not found", { status: 404 });
   const to = singleLineText().catch("").parse(new URL(request.url).searchParams.get("to") ?? "") || undefined;
   const emails = await listOutbox(await getDb(), { to });
   return { emails: emails.map((e) => ({ ...e, createdAt: format(e.createdAt, "dd MMM yyyy | HH:mm:ss") })) };

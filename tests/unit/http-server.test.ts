@@ -44,6 +44,8 @@ describe("the development outbox (§1)", () => {
     expect((await fetch(`http://${LAN}:${server.port}/dev/outbox`)).status).toBe(404);
     expect((await fetch(`http://${LAN}:${server.port}/dev/outbox`, { headers: { "X-Forwarded-For": "127.0.0.1" } })).status).toBe(404);
     expect((await fetch(`http://${LAN}:${server.port}/dev/outbox.data`)).status).toBe(404);
+    // Through a proxy on this machine: a loopback socket, but a forwarded request.
+    expect((await fetch(`http://127.0.0.1:${server.port}/dev/outbox`, { headers: { "X-Forwarded-For": "198.51.100.7" } })).status).toBe(404);
     expect((await fetch(`http://${LAN}:${server.port}/DEV/OUTBOX`)).status).toBe(404);
   });
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { isLoopbackHost } from "~/utils/loopback.server";
 
 const bool = (fallback: boolean) =>
   z
@@ -37,6 +38,15 @@ const EnvSchema = z.object({
   PASSWORD_REQUIRE_UPPERCASE: bool(false),
   PASSWORD_REQUIRE_DIGIT: bool(false),
   PASSWORD_REQUIRE_SYMBOL: bool(false),
+  // Sign-in and code entry (issue 12 §4): hard limits per (account, address) and per address; across
+  // addresses an account is only slowed down, so nobody can lock its owner out.
+  RATE_LIMIT_LOGIN_PER_EMAIL_IP: z.coerce.number().int().positive().default(5),
+  RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().positive().default(50),
+  RATE_LIMIT_CODE_PER_EMAIL_IP: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_CODE_PER_IP: z.coerce.number().int().positive().default(50),
+  LOGIN_SLOWDOWN_AFTER: z.coerce.number().int().positive().default(5),
+  LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).default(10_000),
+  LOGIN_ALERT_AFTER: z.coerce.number().int().positive().default(10),
   STAFF_EMAILS: z.string().default(""),
   FEATURE_FLAGS: z.string().default("billing"),
   OIDC_PROVIDERS: z.string().default(""),
@@ -61,6 +71,12 @@ const EnvSchema = z.object({
   STRIPE_PRICE_STARTER: z.string().optional(),
   STRIPE_PRICE_GROWTH: z.string().optional(),
   STRIPE_PRICE_AGENCY: z.string().optional(),
+  // HTTP server (server/index.js, app/utils/http-limits.server.ts): body caps and time-outs.
+  REQUEST_BODY_MAX_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  UPLOAD_MIN_BYTES_PER_SECOND: z.coerce.number().int().positive().default(50_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(65_000),
   // Files: the largest upload (100 MB), how long a public link lives, processing limits.
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(100 * 1024 * 1024),
   PUBLIC_LINK_TTL_MINUTES: z.coerce.number().positive().default(15),
@@ -113,10 +129,13 @@ export function getEnv(): Env {
   const env = parsed.data;
   const dataDir = path.resolve(env.DATA_DIR);
   const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
-  const devOutbox =
+  // The outbox holds every tenant's sign-up and reset codes: it exists only while APP_URL names
+  // this machine, whatever DEV_OUTBOX says (decision record 003); requests are checked too.
+  const outboxWanted =
     env.DEV_OUTBOX === undefined || env.DEV_OUTBOX === ""
       ? !env.SMTP_URL
       : env.DEV_OUTBOX === "true" || env.DEV_OUTBOX === "1";
+  const devOutbox = outboxWanted && isLoopbackHost(new URL(appUrl).hostname);
   cached = {
     ...env,
     DATA_DIR: dataDir,

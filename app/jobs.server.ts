@@ -2,13 +2,15 @@ import { getEnv } from "~/env.server";
 import { runTrialReminders } from "~/services/billing-jobs.server";
 import { processFileJob } from "~/services/file-processing.server";
 import { FILE_JOB } from "~/services/files.server";
-import { pruneSpentRecords } from "~/services/housekeeping.server";
+import { pruneSpentRecords, removeStaleUploads } from "~/services/housekeeping.server";
 import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/jobs.server";
 import { FORECAST_RECOMPUTE_JOB, handleForecastRecompute, handleForecastRecomputeAll } from "~/services/forecast.server";
 import { TASK_WRITEBACK_JOB, handleTaskWriteback } from "~/services/tasks.server";
 import { registerTaskWriteback } from "~/services/task-writeback.server";
+import { getStorage } from "~/services/storage.server";
 import { deleteExpiredDemoTenants } from "~/services/tenants.server";
 import { handleImportJob, IMPORT_JOB, scheduleDueSyncs, SCHEDULE_JOB } from "~/services/imports.server";
+import { temporaryUploadMaxAgeMs } from "~/utils/http-limits.server";
 
 let registered = false;
 
@@ -28,10 +30,11 @@ export function registerJobs() {
   });
   registerRecurringJob("jobs.prune", 24 * 3_600_000);
 
-  // Spent form tokens, rate-limit windows, ended sessions and used codes.
+  // Spent form tokens, rate-limit windows, ended sessions and used codes; uploads a crash left half-written.
   registerJobHandler("housekeeping.prune", async (_job, { db }) => {
     const pruned = await pruneSpentRecords(db);
-    console.info(`[jobs] pruned ${JSON.stringify(pruned)}`);
+    const temporaryUploads = await removeStaleUploads(getStorage(), temporaryUploadMaxAgeMs(getEnv()));
+    console.info(`[jobs] pruned ${JSON.stringify({ ...pruned, temporaryUploads })}`);
   });
   registerRecurringJob("housekeeping.prune", 6 * 3_600_000);
 

@@ -4,5 +4,7 @@ declare module "@remix-run/node" {
   interface AppLoadContext {
     requestId?: string;
     cspNonce?: string;
+    /** The TCP peer's address from the socket (server/index.js), never a forwarded header. */
+    socketAddress?: string;
   }
 }

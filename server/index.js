@@ -2,6 +2,7 @@
 // background workers, graceful shutdown. Plain JavaScript so it runs without a build step.
 import { randomBytes, randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -26,6 +27,11 @@ async function loadBuild() {
 }
 
 const build = await loadBuild();
+/** @type {import("../app/utils/http-limits.server").HttpLimits} */
+const limits = /** @type {any} */ (build.entry.module).serverLimits();
+// Routes that stream multipart uploads themselves, capped at UPLOAD_MAX_BYTES by app/utils/multipart.server.ts
+// (answering in their own format); a multipart body anywhere else gets the small cap like any form.
+const UPLOAD_PATHS = /^\/(files|resources\/files\/upload|create-connection(\/[^/]+)?|api\/connections\/ezlynx\/upload-csv)(\.data)?\/?$/;
 const app = express();
 app.disable("x-powered-by");
 if (TRUST_PROXY) app.set("trust proxy", true);
@@ -44,6 +50,36 @@ app.use((req, res, next) => {
       const length = res.getHeader("content-length") ?? "-";
       console.info(`${new Date().toISOString()} ${requestId} ${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms ${length}`);
     });
+  }
+  next();
+});
+
+// A slow body is cut off at its own deadline (a base plus its size at the slowest rate we wait for),
+// so a 100 MB upload on a slow line completes while a trickle of a few bytes a second does not.
+app.use((req, res, next) => {
+  if (!hasBody(req)) return next();
+  const declared = Number(req.headers["content-length"]);
+  const timer = setTimeout(() => {
+    if (req.complete) return;
+    if (res.headersSent) return void req.socket.destroy();
+    res.writeHead(408, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
+    res.end("The request body arrived too slowly.", () => req.socket.destroy());
+  }, limits.bodyDeadlineMs(Number.isFinite(declared) ? declared : limits.uploadBodyMaxBytes));
+  timer.unref();
+  res.on("close", () => clearTimeout(timer));
+  next();
+});
+
+// Bodies are capped before anything parses them: JSON, forms and other bodies at REQUEST_BODY_MAX_BYTES by
+// their declared length (413), and they must declare it (411); upload routes stream and count their own.
+app.use((req, res, next) => {
+  if (!hasBody(req)) return next();
+  const multipart = (req.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data");
+  if (multipart && UPLOAD_PATHS.test(req.path)) return next();
+  const length = req.headers["content-length"];
+  if (length === undefined) return refuseBody(req, res, 411, "Send the request body with a Content-Length.");
+  if (Number(length) > limits.requestBodyMaxBytes) {
+    return refuseBody(req, res, 413, `The request body is larger than ${formatMegabytes(limits.requestBodyMaxBytes)}.`);
   }
   next();
 });
@@ -110,7 +146,8 @@ const entry = /** @type {any} */ (build.entry.module);
 const remix = createRequestHandler({
   build,
   mode: MODE,
-  getLoadContext: (_req, res) => ({ requestId: res.locals.requestId, cspNonce: res.locals.cspNonce }),
+  // socketAddress is the TCP peer, never X-Forwarded-For: the development outbox trusts only it.
+  getLoadContext: (req, res) => ({ requestId: res.locals.requestId, cspNonce: res.locals.cspNonce, socketAddress: req.socket.remoteAddress }),
 });
 app.all("*", remix);
 
@@ -118,7 +155,19 @@ const stopBackground = entry.startBackground
   ? await entry.startBackground({ worker: process.env.RUN_WORKER !== "false" && process.env.RUN_WORKER !== "0" })
   : async () => {};
 
-const server = app.listen(PORT, HOST, () => {
+// Slow clients: headers must arrive within HEADERS_TIMEOUT_MS (checked every second, not Node's 30 s);
+// requestTimeout only backs up the per-body deadlines above; idle keep-alive connections outlive a load
+// balancer's own idle time-out (KEEP_ALIVE_TIMEOUT_MS), so it is the balancer that closes them.
+const server = http.createServer(
+  {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.bodyDeadlineMs(limits.uploadBodyMaxBytes) + 60_000,
+    connectionsCheckingInterval: 1_000,
+  },
+  app,
+);
+server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+server.listen(PORT, HOST, () => {
   console.info(`Remarket listening on ${APP_URL} (port ${PORT}, ${MODE})`);
 });
 
@@ -140,6 +189,26 @@ async function shutdown(signal) {
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
+
+/** @param {import("express").Request} req */
+function hasBody(req) {
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+}
+
+/**
+ * Answer without reading the body; the connection closes after the answer.
+ * @param {import("express").Request} req @param {import("express").Response} res @param {number} status @param {string} message
+ */
+function refuseBody(req, res, status, message) {
+  res.status(status).set("Connection", "close");
+  if (req.path.startsWith("/api/")) res.json({ error: message });
+  else res.type("text/plain").send(message);
+}
+
+/** @param {number} bytes */
+function formatMegabytes(bytes) {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+}
 
 function ssoOrigins() {
   const ids = (process.env.OIDC_PROVIDERS ?? "").split(",").map((s) => s.trim()).filter(Boolean);

@@ -20,12 +20,13 @@ import { formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { LINE_CODES as LINES_OF_BUSINESS } from "~/utils/renewals";
 import { redirectWithToast } from "~/utils/toast.server";
+import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Carriers | Remarket" }];
 
 const STATES = ["AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY"];
 
-const code = z.string().trim().max(40, "Keep codes under 40 characters.").optional();
+const code = singleLineText().max(40, "Keep codes under 40 characters.").optional();
 const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("add"), carrierId: z.string().uuid() }),
   z.object({ intent: z.literal("remove"), id: z.string().uuid() }),
@@ -33,7 +34,7 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("credentials"),
     id: z.string().uuid(),
-    username: z.string({ error: "Enter the portal username." }).trim().min(1, "Enter the portal username.").max(120),
+    username: singleLineText({ error: "Enter the portal username." }).min(1, "Enter the portal username.").max(120),
     password: z.string().max(200).optional(),
   }),
   z.object({ intent: z.literal("invalid"), id: z.string().uuid(), value: z.enum(["true", "false"]) }),

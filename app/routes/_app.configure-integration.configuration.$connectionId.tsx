@@ -15,6 +15,7 @@ import { LOB_LABELS, STATUS_LABELS } from "~/services/mapping/values";
 import { applyFormOnce } from "~/utils/forms.server";
 import { formatMoney } from "~/utils/format";
 import { stepRoute } from "~/utils/setup-steps";
+import { jsonWithoutControls } from "~/utils/schemas";
 import { requireWizardStep } from "~/utils/wizard.server";
 
 export const meta: MetaFunction = () => [{ title: "Mapping | Remarket" }];
@@ -23,8 +24,12 @@ const PREVIEW_SCAN_LIMIT = 10_000;
 
 type Draft = { object: string; fields: Record<string, string>; valueMaps: ConnectionMapping["valueMaps"] };
 
-/** The mapping form as posted: field selects, and value maps as index-paired inputs (values may hold any text). */
+/** The mapping form as posted: field selects, and value maps as index-paired inputs (values may hold any text, but no control characters). */
 function readDraft(formData: FormData): Draft {
+  return jsonWithoutControls(readDraftFields(formData)) as Draft;
+}
+
+function readDraftFields(formData: FormData): Draft {
   const fields: Record<string, string> = {};
   for (const f of CANONICAL_FIELDS) {
     const v = formData.get(`field:${f.key}`);

@@ -10,6 +10,7 @@ import { getTaskCreationSetting, saveTaskCreationSetting } from "~/services/task
 import { applyFormOnce } from "~/utils/forms.server";
 import { stepRoute } from "~/utils/setup-steps";
 import { requireWizardStep } from "~/utils/wizard.server";
+import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Task creation | Remarket" }];
 
@@ -18,8 +19,8 @@ const SettingSchema = z
     enabled: z.literal("on").optional(),
     assigneeRule: z.enum(["producer", "csr", "fixed"], { error: "Choose who gets the task." }),
     fixedEmployeeAccountId: z.string().uuid().optional().or(z.literal("")),
-    activityCode: z.string().trim().max(50).optional(),
-    workGroup: z.string().trim().max(50).optional(),
+    activityCode: singleLineText().max(50).optional(),
+    workGroup: singleLineText().max(50).optional(),
     dueDaysBeforeExpiration: z.coerce.number({ error: "Enter a number of days." }).int("Use whole days.").min(0, "Use 0 or more.").max(365, "Use at most 365 days."),
   })
   .refine((v) => v.assigneeRule !== "fixed" || Boolean(v.fixedEmployeeAccountId), { message: "Choose the employee.", path: ["fixedEmployeeAccountId"] });
@@ -27,8 +28,8 @@ const SettingSchema = z
 const AddSchema = z.object({
   intent: z.literal("add"),
   kind: z.enum(["employee", "activity_code", "work_group"]),
-  code: z.string().trim().max(50).optional().default(""),
-  label: z.string({ error: "Enter a name." }).trim().min(1, "Enter a name.").max(100),
+  code: singleLineText().max(50).optional().default(""),
+  label: singleLineText({ error: "Enter a name." }).min(1, "Enter a name.").max(100),
   email: z.string().trim().email("Enter a valid e-mail address.").optional().or(z.literal("")),
 });
 const RemoveSchema = z.object({ intent: z.literal("remove"), kind: z.enum(["employee", "activity_code", "work_group"]), id: z.string().uuid() });

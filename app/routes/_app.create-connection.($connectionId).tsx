@@ -20,6 +20,7 @@ import { replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { previousUpload, readExportUpload } from "~/utils/export-upload.server";
 import { orNotFound } from "~/utils/wizard.server";
+import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Create connection | Remarket" }];
 
@@ -31,10 +32,10 @@ const SYNC_INTERVALS = [
 ];
 
 function settingsSchema(integration: Integration) {
-  const credentials = Object.fromEntries(integration.credentials.map((f) => [f.name, z.string().trim().max(2000).optional()]));
+  const credentials = Object.fromEntries(integration.credentials.map((f) => [f.name, singleLineText().max(2000).optional()]));
   return z.object({
     intent: z.enum(["save", "test"]),
-    name: z.string({ error: "Name the connection." }).trim().min(1, "Name the connection.").max(100, "Use at most 100 characters."),
+    name: singleLineText({ error: "Name the connection." }).min(1, "Name the connection.").max(100, "Use at most 100 characters."),
     parentConnectionId: z.string().uuid().optional(),
     syncIntervalHours: z.coerce.number().int().min(1).max(720).optional(),
     ...credentials,

@@ -11,10 +11,11 @@ import { requireTenantContext } from "~/utils/auth.server";
 import { formatNumber } from "~/utils/format";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { OUTCOME_LABELS } from "~/utils/renewals";
+import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Customers | Remarket" }];
 
-const optionalText = z.string().trim().max(120).optional().catch(undefined).transform((v) => v || undefined);
+const optionalText = singleLineText().max(120).optional().catch(undefined).transform((v) => v || undefined);
 const FiltersSchema = z.object({
   q: optionalText,
   state: optionalText,

@@ -14,6 +14,7 @@ import { formatMoney } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { OUTCOME_LABELS } from "~/utils/renewals";
 import { redirectWithToast } from "~/utils/toast.server";
+import { multiLineText, singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Quotes ${data?.remarket.policyNumber ?? ""} | Remarket` }];
 
@@ -21,10 +22,10 @@ const QuoteSchema = z
   .object({
     quoteId: z.string().uuid().optional().or(z.literal("").transform(() => undefined)),
     carrierId: z.string().uuid().optional().or(z.literal("").transform(() => undefined)),
-    carrierName: z.string().trim().max(120, "Keep the carrier name under 120 characters.").optional(),
+    carrierName: singleLineText().max(120, "Keep the carrier name under 120 characters.").optional(),
     premium: z.coerce.number({ error: "Enter the quoted premium." }).positive("Enter the quoted premium.").max(10_000_000, "Enter a premium under $10,000,000."),
     effectiveDate: z.string({ error: "Enter the effective date." }).regex(/^\d{4}-\d{2}-\d{2}$/, "Enter the effective date."),
-    coverageNotes: z.string().trim().max(2000, "Keep the notes under 2,000 characters.").optional(),
+    coverageNotes: multiLineText().max(2000, "Keep the notes under 2,000 characters.").optional(),
   })
   .refine((v) => v.carrierId || v.carrierName, { message: "Choose a carrier or type its name.", path: ["carrierId"] });
 

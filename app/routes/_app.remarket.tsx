@@ -18,11 +18,12 @@ import { pageCountFor, readPage } from "~/utils/pagination";
 import worklistCss from "~/styles/worklist.css";
 import { FLAG_STATUS_VALUES as FLAG_STATUSES, daysBetween, formatMoney, formatNumber, shortDate, whyParts } from "~/utils/renewals";
 import { redirectWithToast } from "~/utils/toast.server";
+import { multiLineText, singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Re-market | Remarket" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: worklistCss }];
 
-const optionalText = z.string().trim().max(120).optional().catch(undefined).transform((v) => v || undefined);
+const optionalText = singleLineText().max(120).optional().catch(undefined).transform((v) => v || undefined);
 const FiltersSchema = z.object({
   status: z.enum(FLAG_STATUSES).catch("open"),
   carrier: optionalText,
@@ -52,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const ids = z.array(z.string().uuid()).min(1, "Select at least one renewal.");
-const reason = z.string({ error: "Enter a reason to dismiss." }).trim().min(1, "Enter a reason to dismiss.").max(500, "Keep the reason under 500 characters.");
+const reason = multiLineText({ error: "Enter a reason to dismiss." }).min(1, "Enter a reason to dismiss.").max(500, "Keep the reason under 500 characters.");
 const until = z.string({ error: "Choose a date to snooze until." }).regex(/^\d{4}-\d{2}-\d{2}$/, "Choose a date to snooze until.");
 
 type ActionErrors = { form?: string[]; reason?: string[]; until?: string[]; row?: string; rowReason?: string[]; rowUntil?: string[] };

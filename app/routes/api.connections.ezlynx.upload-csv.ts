@@ -6,10 +6,11 @@ import { getStorage } from "~/services/storage.server";
 import { requireApiContext } from "~/utils/api.server";
 import { answerConnectionsApi, connectionIdField, methodNotAllowed } from "~/utils/connections-api.server";
 import { readExportUpload } from "~/utils/export-upload.server";
+import { singleLineText } from "~/utils/schemas";
 
 const fields = z.object({
   connectionId: connectionIdField.optional(),
-  name: z.string().trim().min(1, "name cannot be blank.").max(100, "name is at most 100 characters.").optional(),
+  name: singleLineText().min(1, "name cannot be blank.").max(100, "name is at most 100 characters.").optional(),
 });
 
 /**
@@ -30,7 +31,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (upload.error || !upload.file) {
     await discard();
     const message = upload.error ?? "Attach the export in a field named file.";
-    return Response.json({ error: "Invalid request", fieldErrors: { file: [message] } }, { status: 400 });
+    return Response.json({ error: "Invalid request", fieldErrors: { file: [message] } }, { status: upload.error ? upload.status : 400 });
   }
   const text = (name: string) => {
     const value = upload.formData.get(name);

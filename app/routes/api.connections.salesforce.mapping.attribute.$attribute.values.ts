@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiValues } from "~/services/connections-api.server";
 import { connectionIdField, connectionsApi, methodNotAllowed } from "~/utils/connections-api.server";
+import { singleLineText } from "~/utils/schemas";
 
 /** Seed connections/salesforce/mapping/attribute/{attribute}/values?connectionId[&object][&limit]. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -9,8 +10,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     method: "GET",
     schema: z.object({
       connectionId: connectionIdField,
-      attribute: z.string().min(1).max(200),
-      object: z.string().min(1, "object must not be empty.").max(200).optional(),
+      attribute: singleLineText().min(1).max(200),
+      object: singleLineText().min(1, "object must not be empty.").max(200).optional(),
       limit: z.coerce.number({ error: "limit must be a number." }).int("limit must be a whole number.").min(1, "limit must be 1 to 500.").max(500, "limit must be 1 to 500.").default(200),
     }),
     run: (ctx, input) => apiValues(ctx, input),

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiSaveState } from "~/services/connections-api.server";
 import { connectionIdField, connectionsApi, methodNotAllowed } from "~/utils/connections-api.server";
+import { cleanJson } from "~/utils/schemas";
 
 /** Seed /connections/state/save: keep a step's draft ({ connectionId, key, draft }). */
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -10,7 +11,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     schema: z.object({
       connectionId: connectionIdField,
       key: z.string({ error: "key is required." }).regex(/^[a-z]{1,20}$/, "key is 1 to 20 lowercase letters (the step: mapping, filters…)."),
-      draft: z.unknown().refine((d) => JSON.stringify(d ?? null).length <= 200_000, "The draft is larger than 200 KB."),
+      draft: cleanJson().refine((d) => JSON.stringify(d ?? null).length <= 200_000, "The draft is larger than 200 KB."),
     }),
     run: (ctx, input) => apiSaveState(ctx, { connectionId: input.connectionId, key: input.key, draft: input.draft ?? null }),
   });

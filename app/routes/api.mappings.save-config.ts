@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiSaveMapping } from "~/services/connections-api.server";
 import { connectionIdField, connectionsApi, methodNotAllowed } from "~/utils/connections-api.server";
+import { singleLineText } from "~/utils/schemas";
 
 /** Seed /mappings/save-config ({ connectionId, mapping: { object, fields, valueMaps } }). */
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -11,12 +12,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
       connectionId: connectionIdField,
       mapping: z.object(
         {
-          object: z.string({ error: "mapping.object is required." }).min(1, "mapping.object is required.").max(200),
-          fields: z.record(z.string(), z.string().min(1).max(200), { error: "mapping.fields maps each field to a source attribute." }),
+          object: singleLineText({ error: "mapping.object is required." }).min(1, "mapping.object is required.").max(200),
+          fields: z.record(singleLineText(), singleLineText().min(1).max(200), { error: "mapping.fields maps each field to a source attribute." }),
           valueMaps: z
-            .object({ lineOfBusiness: z.record(z.string(), z.string()).default({}), status: z.record(z.string(), z.string()).default({}) })
+            .object({ lineOfBusiness: z.record(singleLineText(), singleLineText()).default({}), status: z.record(singleLineText(), singleLineText()).default({}) })
             .default({ lineOfBusiness: {}, status: {} }),
-          preset: z.string().max(40).nullable().optional(),
+          preset: singleLineText().max(40).nullable().optional(),
         },
         { error: "mapping is required." },
       ),

@@ -16,13 +16,14 @@ import { startSession } from "~/utils/auth.server";
 import { newPasswordSchema, type PasswordPolicy } from "~/utils/password-policy";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { toastHeader } from "~/utils/toast.server";
+import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Join your agency | Remarket" }];
 
 function acceptSchema(policy: PasswordPolicy) {
   return z.object({
     token: z.string(),
-    name: z.string({ error: "Your name is required." }).trim().min(1).max(120),
+    name: singleLineText({ error: "Your name is required." }).min(1).max(120),
     password: newPasswordSchema(policy, "Password is required."),
   });
 }

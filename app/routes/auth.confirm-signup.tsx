@@ -4,14 +4,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
+import { CodeDeliveryNote } from "~/components/code-delivery-note";
 import { Honeypot } from "~/components/honeypot";
 import { Button } from "~/components/ui/button";
 import { Notice } from "~/components/ui/alert-pill";
 import { ErrorList, Field } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
-import { getEnv } from "~/env.server";
 import { confirmSignUp, resendSignUpCode } from "~/services/auth.server";
 import { getClientIp, requireAnonymous, startSession } from "~/utils/auth.server";
+import { codeDeliveryFor } from "~/utils/dev-outbox.server";
 import { assertNotBot } from "~/utils/honeypot.server";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { toastHeader } from "~/utils/toast.server";
@@ -31,10 +32,10 @@ const ConfirmSchema = z
     else if (!/^\d{6}$/.test(value.code)) ctx.addIssue({ code: "custom", path: ["code"], message: "The code has 6 digits." });
   });
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAnonymous(request);
   const email = new URL(request.url).searchParams.get("email") ?? "";
-  return { email, outbox: getEnv().devOutbox };
+  return { email, codeDelivery: codeDeliveryFor(request, context) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -61,7 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ConfirmSignUpPage() {
-  const { email, outbox } = useLoaderData<typeof loader>();
+  const { email, codeDelivery } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -77,16 +78,7 @@ export default function ConfirmSignUpPage() {
       <h1 className="text-xl font-semibold">Confirm your e-mail</h1>
       <p className="text-sm text-slate-600 dark:text-slate-300">
         We sent a 6-digit code to your e-mail address. It is valid for 10 minutes.
-        {outbox ? (
-          <>
-            {" "}
-            No mail server is configured here: read it in the{" "}
-            <a href="/dev/outbox" target="_blank" rel="noreferrer" className="text-brand-600 underline">
-              development outbox
-            </a>
-            .
-          </>
-        ) : null}
+        <CodeDeliveryNote delivery={codeDelivery} />
       </p>
       {resent ? <Notice tone="success">If this address is waiting for confirmation, a new code is on its way.</Notice> : null}
       <Form method="post" {...getFormProps(form)} className="space-y-4">

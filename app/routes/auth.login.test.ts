@@ -53,10 +53,11 @@ describe("/auth/login", () => {
     expect(response.status).toBe(400);
   });
 
-  test("too many failures answer 429 with the too-many-attempts message", async () => {
+  test("too many failures from one address answer 429 with the too-many-attempts message", async () => {
     const { user } = await createTestTenant();
-    for (let i = 0; i < 5; i++) await action(args(makeRequest("/auth/login", { form: { email: user.email, password: "wrong" } })));
-    const request = makeRequest("/auth/login", { form: { email: user.email, password: TEST_PASSWORD } });
+    const headers = { "x-remarket-client-ip": "198.51.100.77" };
+    for (let i = 0; i < 5; i++) await action(args(makeRequest("/auth/login", { form: { email: user.email, password: "wrong" }, headers })));
+    const request = makeRequest("/auth/login", { form: { email: user.email, password: TEST_PASSWORD }, headers });
     const { status, data } = unwrapData<Reply>(await action(args(request)));
     expect(status).toBe(429);
     expect(data.error?.[""]?.[0]).toMatch(/Too many attempts/);

@@ -4,16 +4,17 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { useClearPasswords } from "~/utils/use-clear-passwords";
+import { CodeDeliveryNote } from "~/components/code-delivery-note";
 import { Honeypot } from "~/components/honeypot";
 import { NewPasswordField } from "~/components/new-password-field";
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Field } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
-import { getEnv } from "~/env.server";
 import { resetPassword } from "~/services/auth.server";
 import { getPasswordPolicy } from "~/services/passwords.server";
 import { getClientIp, requireAnonymous, startSession } from "~/utils/auth.server";
+import { codeDeliveryFor } from "~/utils/dev-outbox.server";
 import { assertNotBot } from "~/utils/honeypot.server";
 import { newPasswordSchema, type PasswordPolicy } from "~/utils/password-policy";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
@@ -33,10 +34,10 @@ function resetSchema(policy: PasswordPolicy) {
     .refine((v) => v.password === v.confirmPassword, { message: "The passwords do not match.", path: ["confirmPassword"] });
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAnonymous(request);
   const params = new URL(request.url).searchParams;
-  return { email: params.get("email") ?? "", sent: params.get("sent") === "1", policy: getPasswordPolicy(), outbox: getEnv().devOutbox };
+  return { email: params.get("email") ?? "", sent: params.get("sent") === "1", policy: getPasswordPolicy(), codeDelivery: codeDeliveryFor(request, context) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -55,7 +56,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ResetPasswordPage() {
-  const { email, sent, policy, outbox } = useLoaderData<typeof loader>();
+  const { email, sent, policy, codeDelivery } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -72,16 +73,7 @@ export default function ResetPasswordPage() {
       {sent ? (
         <Notice tone="success">
           If an account uses this e-mail, we sent it a 6-digit code.
-          {outbox ? (
-            <>
-              {" "}
-              Read it in the{" "}
-              <a href="/dev/outbox" target="_blank" rel="noreferrer" className="underline">
-                development outbox
-              </a>
-              .
-            </>
-          ) : null}
+          <CodeDeliveryNote delivery={codeDelivery} />
         </Notice>
       ) : null}
       <Form method="post" {...getFormProps(form)} className="space-y-4">

@@ -2,15 +2,19 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { format } from "date-fns";
 import { getDb } from "~/db/client.server";
-import { getEnv } from "~/env.server";
 import { listOutbox } from "~/services/email.server";
+import { outboxOpenTo } from "~/utils/dev-outbox.server";
+import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Development outbox | Remarket" }];
 
-/** Mail that would have been sent; absent whenever SMTP is configured (production). */
-export async function loader({ request }: LoaderFunctionArgs) {
-  if (!getEnv().devOutbox) throw new Response("Not found", { status: 404 });
-  const to = new URL(request.url).searchParams.get("to") || undefined;
+/**
+ * Mail that would have been sent, for a laptop without a mail server. It holds every agency's
+ * sign-up and reset codes, so anyone else gets the same 404 as a missing page (decision record 003).
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (!outboxOpenTo(request, context)) throw new Response("Not found", { status: 404 });
+  const to = singleLineText().catch("").parse(new URL(request.url).searchParams.get("to") ?? "") || undefined;
   const emails = await listOutbox(await getDb(), { to });
   return { emails: emails.map((e) => ({ ...e, createdAt: format(e.createdAt, "dd MMM yyyy | HH:mm:ss") })) };
 }

@@ -10,6 +10,7 @@ import { getShellData } from "~/services/shell.server";
 import { getStorage } from "~/services/storage.server";
 import { getAuth } from "~/utils/auth.server";
 import { createTestTenant, sessionCookieFor, makeRequest, uniqueEmail } from "../../tests/support/factories";
+import { unwrapData } from "../../tests/support/route-results";
 import { action as configAction } from "./_app.files.config";
 import { action as uploadAction, loader as listLoader } from "./_app.files._index";
 import { action as linkAction, loader as detailLoader } from "./_app.files.$fileId";
@@ -96,11 +97,19 @@ describe("upload (no-JavaScript form action)", () => {
 
   test("control characters are removed from the name; the bytes live under a generated key", async () => {
     const me = await signedIn();
-    const response = (await uploadAction(args(uploadRequest(me.cookie, "ren\u0007ew\u202eals.csv", "a\n1\n")))) as Response;
+    const response = (await uploadAction(args(uploadRequest(me.cookie, "ren\tew\u202eals.csv", "a\n1\n")))) as Response;
     expect(response.status).toBe(302);
     const [row] = await me.db.select().from(files).where(eq(files.tenantId, me.tenant.id));
     expect(row.name).toBe("renewals.csv");
     expect(row.storageKey).toMatch(new RegExp(`^tenants/${me.tenant.id}/files/[0-9a-f-]{36}\\.csv$`));
+  });
+
+  test("a name with a C0 control other than tab cannot travel in a part header: a 400 that says so, nothing stored", async () => {
+    const me = await signedIn();
+    const { status, data } = unwrapData<{ fieldErrors?: Record<string, string[]> }>(await uploadAction(args(uploadRequest(me.cookie, "ren\u0007ewals.csv", "a\n1\n"))));
+    expect(status).toBe(400);
+    expect(data.fieldErrors?.file?.[0]).toMatch(/could not be read .*rename the file/);
+    expect(await me.db.select().from(files).where(eq(files.tenantId, me.tenant.id))).toEqual([]);
   });
 
   test("a duplicate name keeps both and marks the newer", async () => {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getConnection, getConnectionState, saveConnectionState } from "~/services/connections.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { orNotFound } from "~/utils/wizard.server";
+import { cleanJson } from "~/utils/schemas";
 
 // Seed connections/state/get and connections/state/save: the wizard's saved step and drafts.
 
@@ -11,7 +12,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return orNotFound(getConnectionState(ctx, params.connectionId!));
 }
 
-const SaveSchema = z.object({ key: z.string().regex(/^[a-z]{1,20}$/), draft: z.unknown() });
+const SaveSchema = z.object({ key: z.string().regex(/^[a-z]{1,20}$/), draft: cleanJson() });
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireAdmin(request);

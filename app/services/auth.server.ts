@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { oauthIdentities, users, verificationCodes } from "~/db/schema";
+import { getEnv } from "~/env.server";
 import { sha256, sixDigitCode } from "~/utils/crypto.server";
 import { passwordProblem } from "~/utils/password-policy";
 import { recordAudit } from "./audit.server";
@@ -10,11 +11,14 @@ import { burnPasswordCheck, getPasswordPolicy, hashPassword, verifyPassword } fr
 import { revokeAllSessions } from "./login-sessions.server";
 import {
   TOO_MANY_ATTEMPTS,
+  attemptDelayMs,
   clearRateLimit,
   codeLimits,
   hitRateLimit,
+  hitsInWindow,
   isRateLimited,
   loginLimits,
+  type AttemptLimits,
   type Limit,
 } from "./rate-limit.server";
 import { createTenant } from "./tenants.server";
@@ -26,6 +30,10 @@ export const RESEND_COOLDOWN_MS = 60_000;
 export const INVALID_LOGIN = "Invalid e-mail or password.";
 
 export type AuthedUser = { id: string; tenantId: string; email: string; name: string };
+
+/** How an attempt waits out its account's slow-down; tests pass a recorder instead of sleeping. */
+export type AttemptOptions = { wait?: (ms: number) => Promise<void> };
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -133,9 +141,10 @@ async function consumeCode(
   db: Db,
   input: { email: string; code: string; purpose: "signup" | "reset"; ip: string },
   now: Date,
+  { wait = sleep }: AttemptOptions = {},
 ) {
   const limits = codeLimits(input.email, input.ip);
-  await assertNotLimited(db, limits, now);
+  await beginAttempt(db, limits, now, wait);
   const user = await findUserByEmail(db, input.email);
   const [row] = user
     ? await db
@@ -166,7 +175,7 @@ async function consumeCode(
       .update(verificationCodes)
       .set({ attempts: sql`${verificationCodes.attempts} + 1` })
       .where(eq(verificationCodes.id, row.id));
-    for (const limit of limits) await hitRateLimit(db, limit, now);
+    await recordFailure(db, limits, now);
     const left = CODE_MAX_ATTEMPTS - row.attempts - 1;
     throw new ServiceError(
       left > 0 ? `That code is not right. ${left} ${left === 1 ? "attempt" : "attempts"} left.` : "Too many wrong codes. Ask for a new one.",
@@ -189,8 +198,9 @@ export async function confirmSignUp(
   db: Db,
   input: { email: string; code: string; ip: string },
   now = new Date(),
+  options: AttemptOptions = {},
 ): Promise<AuthedUser> {
-  const user = await consumeCode(db, { ...input, purpose: "signup" }, now);
+  const user = await consumeCode(db, { ...input, purpose: "signup" }, now, options);
   await markEmailProven(db, user, now);
   return { id: user.id, tenantId: user.tenantId, email: user.email, name: user.name };
 }
@@ -204,22 +214,29 @@ export async function resendSignUpCode(db: Db, email: string, now = new Date()) 
 
 export type LoginResult = { status: "ok"; user: AuthedUser } | { status: "unconfirmed"; email: string };
 
-/** Password login, rate-limited per e-mail and client address, one message for every failure. */
+/**
+ * Password login, one message for every failure. Refused (429) only for the address that keeps
+ * failing (on this account, or across accounts); failures from everywhere slow the account down
+ * instead, and its owner is told by e-mail when they pile up (issue 12 §4).
+ */
 export async function login(
   db: Db,
   input: { email: string; password: string; ip: string },
   now = new Date(),
+  { wait = sleep }: AttemptOptions = {},
 ): Promise<LoginResult> {
   const limits = loginLimits(input.email, input.ip);
-  await assertNotLimited(db, limits, now);
+  await beginAttempt(db, limits, now, wait);
   const user = await findUserByEmail(db, input.email);
   if (!user) await burnPasswordCheck(input.password);
   const ok = user ? await verifyPassword(user.passwordHash, input.password) : false;
   if (!user || !ok) {
-    for (const limit of limits) await hitRateLimit(db, limit, now);
+    const failures = await recordFailure(db, limits, now);
+    if (user && failures === getEnv().LOGIN_ALERT_AFTER) await alertOwnerOfFailures(db, user.email, failures);
     throw new ServiceError(INVALID_LOGIN, 400);
   }
-  await clearRateLimit(db, limits[0].key);
+  // This address proved itself; the account's slow-down runs out with its window.
+  await clearRateLimit(db, limits.hard[0].key);
   if (!user.emailVerifiedAt) {
     await issueCode(db, { userId: user.id, email: user.email, purpose: "signup" }, now).catch(() => {});
     return { status: "unconfirmed", email: user.email };
@@ -241,10 +258,11 @@ export async function resetPassword(
   db: Db,
   input: { email: string; code: string; password: string; ip: string },
   now = new Date(),
+  options: AttemptOptions = {},
 ) {
   if (!input.password) throw new ServiceError("New password is required.", 400, "password");
   assertPasswordAllowed(input.password);
-  const user = await consumeCode(db, { ...input, purpose: "reset" }, now);
+  const user = await consumeCode(db, { ...input, purpose: "reset" }, now, options);
   await markEmailProven(db, user, now);
   await db.update(users).set({ passwordHash: await hashPassword(input.password) }).where(eq(users.id, user.id));
   await revokeAllSessions(db, user.id, now);
@@ -292,4 +310,30 @@ async function assertNotLimited(db: Db, limits: Limit[], now: Date) {
   for (const limit of limits) {
     if (await isRateLimited(db, limit, now)) throw new ServiceError(TOO_MANY_ATTEMPTS, 429);
   }
+}
+
+/** Refuse an address over its hard limits, then wait out the account's slow-down (right guess or wrong). */
+async function beginAttempt(db: Db, limits: AttemptLimits, now: Date, wait: (ms: number) => Promise<void>) {
+  await assertNotLimited(db, limits.hard, now);
+  const delay = attemptDelayMs(await hitsInWindow(db, limits.account, now));
+  if (delay > 0) await wait(delay);
+}
+
+/** Count a failure on every counter; returns the account's failures from all addresses, this one included. */
+async function recordFailure(db: Db, limits: AttemptLimits, now: Date) {
+  for (const limit of limits.hard) await hitRateLimit(db, limit, now);
+  return hitRateLimit(db, limits.account, now);
+}
+
+/** Once per window, when failures pile up: the owner hears of it (a mail failure must not fail the sign-in). */
+async function alertOwnerOfFailures(db: Db, email: string, failures: number) {
+  await sendEmail(db, {
+    to: email,
+    subject: "Failed sign-in attempts on your Remarket account",
+    text:
+      `There were ${failures} failed attempts to sign in to your Remarket account (${email}) in the last 15 minutes. ` +
+      "Sign-ins to your account are slowed down for a while; you can still sign in with your password. " +
+      "If these attempts were not yours, nobody got in. To be safe, choose a new password with \"Forgot password?\" " +
+      "on the sign-in page, one you use nowhere else.",
+  }).catch((error) => console.warn("[auth] could not send the failed sign-in alert:", error instanceof Error ? error.message : error));
 }

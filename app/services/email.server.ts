@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { outboxEmails } from "~/db/schema";
-import { getEnv } from "~/env.server";
+import { getEnv, type Env } from "~/env.server";
 
 export type Email = { to: string; subject: string; text: string };
 
@@ -33,4 +33,13 @@ export async function listOutbox(db: Db, { limit = 50, to }: { limit?: number; t
     .where(to ? eq(outboxEmails.to, to.trim().toLowerCase()) : undefined)
     .orderBy(desc(outboxEmails.createdAt))
     .limit(limit);
+}
+
+/**
+ * One start-up line when mail can reach nobody: no SMTP server, and APP_URL is not this machine,
+ * so the outbox is off (decision record 003) and codes are only in this server's log.
+ */
+export function mailDeliveryWarning(env: Pick<Env, "SMTP_URL" | "devOutbox" | "appUrl">) {
+  if (env.SMTP_URL || env.devOutbox) return null;
+  return `[mail] SMTP_URL is not set and APP_URL (${env.appUrl}) is not a loopback address: e-mail, including sign-up and password-reset codes, goes to this server's log only (no /dev/outbox). Set SMTP_URL to send mail.`;
 }

@@ -1,3 +1,5 @@
+import { describeError, isDataException } from "~/db/errors.server";
+
 /** A failure the user can act on: routes show `message` (on `field` when given) with `status`. */
 export class ServiceError extends Error {
   constructor(
@@ -18,4 +20,16 @@ export class NotFoundError extends ServiceError {
 
 export function isServiceError(error: unknown): error is ServiceError {
   return error instanceof ServiceError;
+}
+
+/**
+ * The user-facing form of `error`: a ServiceError as is, a value PostgreSQL refused (a data
+ * exception: input the schemas should have cleaned) as a 400, anything else null (a 500).
+ */
+export function asServiceError(error: unknown): ServiceError | null {
+  if (isServiceError(error)) return error;
+  if (!isDataException(error)) return null;
+  // Still worth a look (the schemas let it through), without the statement or the values.
+  console.warn("[input] a value the database refused was answered with 400:", describeError(error));
+  return new ServiceError("Some of what you sent cannot be stored: check it for unusual characters and try again.", 400);
 }

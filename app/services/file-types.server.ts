@@ -101,3 +101,40 @@ export function contentMismatch(ext: FileExtension, head: Uint8Array): string | 
     }
   }
 }
+
+/** The content does not match the file's extension (see contentMismatch); its message is the user's. */
+export class ContentMismatchError extends Error {}
+
+/**
+ * Pass a part's bytes through once its first SNIFF_BYTES match `extension`: nothing is yielded
+ * (so nothing is written) before the check, which throws ContentMismatchError when it fails.
+ * Takes the iterator itself and never closes it, so the caller can drain the rest of the part.
+ */
+export async function* checkedContent(source: AsyncIterator<Uint8Array>, extension: FileExtension) {
+  const head: Uint8Array[] = [];
+  let headBytes = 0;
+  let checked = false;
+  const check = () => {
+    const problem = contentMismatch(extension, Buffer.concat(head));
+    if (problem) throw new ContentMismatchError(problem);
+    checked = true;
+  };
+  for (;;) {
+    const next = await source.next();
+    if (next.done) break;
+    if (checked) {
+      yield next.value;
+      continue;
+    }
+    head.push(next.value);
+    headBytes += next.value.length;
+    if (headBytes >= SNIFF_BYTES) {
+      check();
+      yield* head;
+    }
+  }
+  if (!checked && headBytes > 0) {
+    check();
+    yield* head;
+  }
+}

@@ -1,6 +1,7 @@
 import { and, isNotNull, lt, or } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { idempotencyKeys, rateLimits, sessions, verificationCodes } from "~/db/schema";
+import type { FileStorage } from "./storage.server";
 
 const HOUR_MS = 3_600_000;
 
@@ -44,4 +45,13 @@ export async function pruneSpentRecords(db: Db, now = new Date()) {
     .where(lt(verificationCodes.expiresAt, before(RETENTION.spentCodesMs)))
     .returning({ id: verificationCodes.id });
   return { idempotencyKeys: count(idempotency), rateLimits: count(limits), sessions: count(ended), verificationCodes: count(codes) };
+}
+
+/**
+ * Temporary upload objects no live request can own (a process killed mid-upload left them):
+ * older than `maxAgeMs` (temporaryUploadMaxAgeMs: at least an hour). Run at start-up and by
+ * housekeeping, on local disk and S3 alike.
+ */
+export async function removeStaleUploads(storage: FileStorage, maxAgeMs: number, now = new Date()) {
+  return storage.removeTemporary(new Date(now.getTime() - maxAgeMs));
 }

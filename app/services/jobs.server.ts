@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
+import { describeError } from "~/db/errors.server";
 import { jobs } from "~/db/schema";
 
 export type JobRecord = {
@@ -124,7 +125,9 @@ export async function completeJob(db: Db, job: JobRecord, workerId: string, now 
 
 /** A failed attempt: retried later with back-off, or failed for good after maxAttempts. */
 export async function failJob(db: Db, job: JobRecord, workerId: string, error: unknown, now = new Date()) {
-  const message = error instanceof Error ? error.message : String(error);
+  const described = describeError(error);
+  // A database error's message holds its statement and values: the job keeps the safe first line.
+  const message = typeof described === "string" ? described.split("\n")[0] : error instanceof Error ? error.message : String(error);
   const final = job.attempts >= job.maxAttempts || error instanceof PermanentJobError;
   await db
     .update(jobs)
@@ -188,7 +191,7 @@ export function startWorker(db: Db, options: WorkerOptions = {}) {
     // A long job keeps its lease while this process lives; after a crash the lease runs out
     // and another worker reclaims the job.
     const heartbeat = setInterval(() => {
-      renewLease(db, job.id, workerId, leaseMs).catch((error) => console.error("[jobs] lease renewal failed:", error));
+      renewLease(db, job.id, workerId, leaseMs).catch((error) => console.error("[jobs] lease renewal failed:", describeError(error)));
     }, Math.max(100, Math.floor(leaseMs / 3)));
     try {
       if (!handler) throw new PermanentJobError(`No handler for job type ${job.type}`);
@@ -205,7 +208,7 @@ export function startWorker(db: Db, options: WorkerOptions = {}) {
       await completeJob(db, job, workerId);
     } catch (error) {
       const final = await failJob(db, job, workerId, error);
-      console.error(`[jobs] ${job.type} ${job.id} attempt ${job.attempts} failed${final ? " for good" : ""}:`, error);
+      console.error(`[jobs] ${job.type} ${job.id} attempt ${job.attempts} failed${final ? " for good" : ""}:`, describeError(error));
     } finally {
       clearInterval(heartbeat);
     }
@@ -226,7 +229,7 @@ export function startWorker(db: Db, options: WorkerOptions = {}) {
         inFlight.add(p);
       }
     } catch (error) {
-      console.error("[jobs] poll failed:", error);
+      console.error("[jobs] poll failed:", describeError(error));
     }
     if (!stopped) timer = setTimeout(tick, pollMs);
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { getDb } from "~/db/client.server";
-import { clearRateLimit, hitRateLimit, isRateLimited, loginLimits, type Limit } from "./rate-limit.server";
+import { attemptDelayMs, clearRateLimit, hitRateLimit, isRateLimited, loginLimits, type Limit } from "./rate-limit.server";
 
 const limit = (max = 3, windowMs = 60_000): Limit => ({ key: `test:${randomUUID()}`, max, windowMs });
 const at = (start: Date, ms: number) => new Date(start.getTime() + ms);
@@ -54,9 +54,13 @@ describe("rate limits", () => {
     expect(await hitRateLimit(db, l)).toBe(11);
   });
 
-  test("login limits key the e-mail case-insensitively", () => {
-    const [byEmail, byIp] = loginLimits("Ann@Example.TEST", "203.0.113.9");
-    expect(byEmail.key).toBe("login:email:ann@example.test");
-    expect(byIp.key).toBe("login:ip:203.0.113.9");
+  test("login limits key the e-mail case-insensitively: hard per (account, address) and per address, the account alone only counts", () => {
+    const { hard, account } = loginLimits("Ann@Example.TEST", "203.0.113.9");
+    expect(hard.map((l) => l.key)).toEqual(["login:account-ip:ann@example.test|203.0.113.9", "login:ip:203.0.113.9"]);
+    expect(account.key).toBe("login:account:ann@example.test");
+  });
+
+  test("the slow-down: none for the first five failures, then 0.5 s doubling up to 10 s", () => {
+    expect([0, 4, 5, 6, 7, 8, 9, 10, 50, 5000].map(attemptDelayMs)).toEqual([0, 0, 500, 1000, 2000, 4000, 8000, 10_000, 10_000, 10_000]);
   });
 });

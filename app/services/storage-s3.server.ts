@@ -9,11 +9,13 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
-import { FileTooLargeError, assertSafeKey, type FileStorage } from "./storage.server";
+import { FileTooLargeError, TEMPORARY_SUFFIX, assertSafeKey, type FileStorage } from "./storage.server";
 
 export type S3Options = {
   bucket: string;
@@ -27,10 +29,14 @@ export type S3Options = {
 /** S3 needs parts of at least 5 MiB (but the last); one part is buffered at a time. */
 const PART_BYTES = 8 * 1024 * 1024;
 
+/** Temporary objects live under their own prefix, so finding a crashed write's leftovers lists only them. */
+const TEMPORARY_PREFIX = "tmp/";
+
 /**
- * S3-compatible object storage. A write streams to a temporary key with a multipart upload
- * (one 8 MiB part in memory at a time), then is committed by a server-side copy to the final
- * key; on any failure the upload is aborted and the temporary object removed.
+ * S3-compatible object storage. A write streams to a temporary key under tmp/ with a multipart
+ * upload (one 8 MiB part in memory at a time), then is committed by a server-side copy to the
+ * final key; on any failure the upload is aborted and the temporary object removed. A process
+ * killed mid-write leaves an incomplete upload or a temporary object: removeTemporary finds both.
  */
 export class S3FileStorage implements FileStorage {
   private readonly client: S3Client;
@@ -50,7 +56,7 @@ export class S3FileStorage implements FileStorage {
   async write(key: string, body: Readable | AsyncIterable<Uint8Array>, options: { maxBytes?: number } = {}) {
     assertSafeKey(key);
     const Bucket = this.options.bucket;
-    const temp = `${key}.part-${randomUUID()}`;
+    const temp = `${TEMPORARY_PREFIX}${key}.part-${randomUUID()}`;
     let uploadId: string | undefined;
     const parts: { ETag: string; PartNumber: number }[] = [];
     let pending: Buffer[] = [];
@@ -123,5 +129,36 @@ export class S3FileStorage implements FileStorage {
 
   localPath() {
     return null;
+  }
+
+  async removeTemporary(olderThan: Date) {
+    const Bucket = this.options.bucket;
+    const ours = (key: string | undefined) => !!key && (key.startsWith(TEMPORARY_PREFIX) || TEMPORARY_SUFFIX.test(key));
+    let removed = 0;
+    // Incomplete multipart uploads cost storage until aborted, and list objects never shows them.
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    do {
+      const page = await this.client.send(new ListMultipartUploadsCommand({ Bucket, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
+      for (const upload of page.Uploads ?? []) {
+        if (!ours(upload.Key) || !upload.UploadId || !upload.Initiated || upload.Initiated >= olderThan) continue;
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key: upload.Key, UploadId: upload.UploadId }));
+        removed++;
+      }
+      keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
+      uploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
+    } while (keyMarker);
+    // Completed temporary objects whose copy to the final key never happened.
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket, Prefix: TEMPORARY_PREFIX, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) {
+        if (!ours(object.Key) || !object.LastModified || object.LastModified >= olderThan) continue;
+        await this.client.send(new DeleteObjectCommand({ Bucket, Key: object.Key }));
+        removed++;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return removed;
   }
 }

@@ -19,7 +19,15 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
   /** A path on this machine holding the bytes (local disk), or null (object storage). */
   localPath(key: string): string | null;
+  /**
+   * Delete temporary objects of writes that never finished (the process was killed mid-upload)
+   * and were last touched before `olderThan`; returns how many went.
+   */
+  removeTemporary(olderThan: Date): Promise<number>;
 }
+
+/** The suffix of a write's temporary object: `<key>.part-<uuid>` until the write is committed. */
+export const TEMPORARY_SUFFIX = /\.part-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export class FileTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
@@ -92,6 +100,27 @@ export class LocalFileStorage implements FileStorage {
 
   localPath(key: string) {
     return this.pathFor(key);
+  }
+
+  async removeTemporary(olderThan: Date) {
+    let removed = 0;
+    const walk = async (dir: string): Promise<void> => {
+      const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (TEMPORARY_SUFFIX.test(entry.name)) {
+          // A write in progress touches its file with every chunk: only a dead one is this old.
+          const stat = await fs.stat(full).catch(() => null);
+          if (stat && stat.mtime < olderThan) {
+            await fs.rm(full, { force: true });
+            removed++;
+          }
+        }
+      }
+    };
+    await walk(this.root);
+    return removed;
   }
 }
 

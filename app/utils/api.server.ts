@@ -1,4 +1,4 @@
-import { isServiceError } from "~/services/errors.server";
+import { asServiceError } from "~/services/errors.server";
 
 /** JSON resource routes authenticate with bearer tokens only (see api-auth.server.ts). */
 export { requireApiContext } from "./api-auth.server";
@@ -13,8 +13,9 @@ export function requireJsonWrite(request: Request) {
   }
 }
 
-/** Map a service error to its JSON answer; anything else is rethrown (500). */
-export function apiError(error: unknown): Response {
-  if (isServiceError(error)) return Response.json({ error: error.message }, { status: error.status });
-  throw error;
+/** Map a service error (or a value the database refused) to its JSON answer; anything else is rethrown (500). */
+export function apiError(thrown: unknown): Response {
+  const error = asServiceError(thrown);
+  if (error) return Response.json({ error: error.message }, { status: error.status });
+  throw thrown;
 }

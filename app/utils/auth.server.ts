@@ -56,6 +56,8 @@ export async function requireAnonymous(request: Request) {
 
 /** Sign `user` in with a brand-new session id and go to `redirectTo`. */
 export async function startSession(request: Request, user: AuthedUser, redirectTo: string | null, extraHeaders?: HeadersInit) {
+  // Settled before the session exists: nothing after this line can fail on the user's input.
+  const location = safeRedirect(redirectTo);
   const { token } = await createLoginSession(await getDb(), {
     userId: user.id,
     tenantId: user.tenantId,
@@ -63,7 +65,7 @@ export async function startSession(request: Request, user: AuthedUser, redirectT
   });
   const headers = new Headers(extraHeaders);
   headers.append("Set-Cookie", await getCookies().sessionCookie.serialize(token));
-  return redirect(safeRedirect(redirectTo), { headers });
+  return redirect(location, { headers });
 }
 
 /** Sign out this browser: the session row is revoked and every cookie but the theme is cleared. */

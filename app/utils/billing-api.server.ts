@@ -1,4 +1,4 @@
-import { isServiceError } from "~/services/errors.server";
+import { asServiceError } from "~/services/errors.server";
 import { requireApiContext } from "./api-auth.server";
 
 /** API routes take bearer tokens only (see api-auth.server.ts): /api/* skips the Origin check. */
@@ -9,7 +9,8 @@ export async function jsonOrError(run: () => Promise<unknown>) {
   try {
     return Response.json(await run());
   } catch (error) {
-    if (isServiceError(error)) return Response.json({ error: error.message }, { status: error.status });
+    const serviceError = asServiceError(error);
+    if (serviceError) return Response.json({ error: serviceError.message }, { status: serviceError.status });
     throw error;
   }
 }

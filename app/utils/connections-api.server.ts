@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { ApiError, ApiTimeoutError, InvalidCredentialsError } from "~/services/connectors/api-client.server";
-import { ConnectorError } from "~/services/connectors/types";
+import { ConnectorError, UnreadableExportError } from "~/services/connectors/types";
 import { MappingInvalidError } from "~/services/connections-api.server";
 import type { TenantContext } from "~/services/context.server";
-import { isServiceError } from "~/services/errors.server";
+import { asServiceError } from "~/services/errors.server";
 import { requireApiContext, requireJsonWrite } from "./api.server";
 
 // One shape for the /api/connections/* routes: bearer auth (never the cookie), input from the
@@ -45,10 +45,13 @@ export async function answerConnectionsApi<S extends z.ZodType>(ctx: TenantConte
     return Response.json({ data: await handler.run(ctx, parsed.data) });
   } catch (error) {
     if (error instanceof MappingInvalidError) return Response.json({ error: error.message, fieldErrors: error.fieldErrors }, { status: 400 });
-    if (isServiceError(error)) {
-      return Response.json({ error: error.message, ...(error.field ? { fieldErrors: { [error.field]: [error.message] } } : {}) }, { status: error.status });
+    const serviceError = asServiceError(error);
+    if (serviceError) {
+      const { message, field, status } = serviceError;
+      return Response.json({ error: message, ...(field ? { fieldErrors: { [field]: [message] } } : {}) }, { status });
     }
     if (error instanceof InvalidCredentialsError) return Response.json({ error: "The source refused the saved credentials." }, { status: 502 });
+    if (error instanceof UnreadableExportError) return Response.json({ error: error.message }, { status: 422 });
     if (error instanceof ConnectorError || error instanceof ApiError || error instanceof ApiTimeoutError) {
       return Response.json({ error: `The source could not be read: ${error.message}` }, { status: 502 });
     }

@@ -1,14 +1,15 @@
-import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
 import { Readable } from "node:stream";
 import { z } from "zod";
 import { FILE_DOMAINS, type FileExtension } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import type { TenantContext } from "~/services/context.server";
-import { ACCEPTED_TYPES_MESSAGE, SNIFF_BYTES, contentMismatch, extensionOf, sanitizeFileName } from "~/services/file-types.server";
+import { ACCEPTED_TYPES_MESSAGE, ContentMismatchError, checkedContent, extensionOf, sanitizeFileName } from "~/services/file-types.server";
 import { createUploadedFile, newStorageKey } from "~/services/files.server";
 import { FileTooLargeError, getStorage } from "~/services/storage.server";
 import { formatBytes } from "~/utils/date-time";
 import { applyFormOnce } from "./forms.server";
+import { MULTIPART_OVERHEAD_BYTES } from "./http-limits.server";
+import { BodyTooLargeError, MalformedMultipartError, readMultipart, type FilePart } from "./multipart.server";
 
 export const UploadFieldsSchema = z.object({
   domain: z.enum(FILE_DOMAINS, { error: "Choose what the file holds." }),
@@ -20,74 +21,61 @@ export type UploadOutcome =
 
 type StoredPart = { name: string; extension: FileExtension; size: number; storageKey: string; renamed: boolean };
 
-class UploadRejected extends Error {}
 
 /**
  * Receive a multipart upload: the file part is streamed straight into storage (checked by
  * extension, by its first bytes, and against UPLOAD_MAX_BYTES), never held whole in memory.
- * User errors come back as field errors with nothing stored; the rest of a rejected body is
- * read and discarded so the browser still gets the answer.
+ * User errors, a malformed body included, come back as field errors with nothing stored; the rest
+ * of a rejected file part is read and discarded so the browser still gets the answer.
  */
 export async function receiveFileUpload(request: Request, ctx: TenantContext): Promise<UploadOutcome> {
   const maxBytes = getEnv().UPLOAD_MAX_BYTES;
   const tooLarge = `The file is larger than ${formatBytes(maxBytes)}.`;
   const length = Number(request.headers.get("Content-Length") ?? 0);
   // A declared body far over the limit is refused before a byte is read.
-  if (length > maxBytes + 1024 * 1024) return { ok: false, status: 413, fieldErrors: { file: [tooLarge] }, fields: {} };
+  if (length > maxBytes + MULTIPART_OVERHEAD_BYTES) return { ok: false, status: 413, fieldErrors: { file: [tooLarge] }, fields: {} };
 
   const fields: Record<string, string> = {};
   let stored: StoredPart | null = null;
   let fileError: string | null = null;
   const storage = getStorage();
 
-  const handler = async (part: UploadHandlerPart) => {
+  const onFile = async (part: FilePart) => {
     const iterator = part.data[Symbol.asyncIterator]();
     const drain = async () => {
       while (!(await iterator.next()).done) {
         // discard
       }
     };
-    if (part.filename === undefined) {
-      fields[part.name] = await readText(iterator, 64 * 1024);
-      return undefined;
-    }
-    if (part.name !== "file" || stored || fileError) {
-      await drain();
-      return undefined;
-    }
-    const name = sanitizeFileName(part.filename);
+    if (part.field !== "file" || stored || fileError) return drain();
+    const name = sanitizeFileName(part.fileName);
     const extension = extensionOf(name);
-    if (!part.filename) fileError = "Choose a file to upload.";
+    if (!part.fileName) fileError = "Choose a file to upload.";
     else if (!extension) fileError = ACCEPTED_TYPES_MESSAGE;
-    if (fileError || !extension) {
-      await drain();
-      return undefined;
-    }
+    if (fileError || !extension) return drain();
     const storageKey = newStorageKey(ctx.tenantId, extension);
     try {
-      const { bytes } = await storage.write(storageKey, Readable.from(sniffed(iterator, extension)), { maxBytes });
+      const { bytes } = await storage.write(storageKey, Readable.from(checkedContent(iterator, extension)), { maxBytes });
       if (bytes === 0) {
         await storage.delete(storageKey);
         fileError = "The file is empty.";
       } else {
-        stored = { name, extension, size: bytes, storageKey, renamed: name !== part.filename };
+        stored = { name, extension, size: bytes, storageKey, renamed: name !== part.fileName };
       }
     } catch (error) {
-      if (error instanceof UploadRejected) fileError = error.message;
+      if (error instanceof ContentMismatchError) fileError = error.message;
       else if (error instanceof FileTooLargeError) fileError = tooLarge;
       else throw error;
       await drain();
     }
-    return undefined;
   };
 
   try {
-    await unstable_parseMultipartFormData(request, handler);
+    await readMultipart(request, { onField: (name, value) => void (fields[name] = value), onFile }, { maxBodyBytes: maxBytes + MULTIPART_OVERHEAD_BYTES });
   } catch (error) {
     if (stored) await storage.delete((stored as StoredPart).storageKey).catch(() => {});
-    if (error instanceof TypeError && /FormData/.test(error.message)) {
-      return { ok: false, status: 400, fieldErrors: { file: ["Choose a file to upload."] }, fields };
-    }
+    if (error instanceof MalformedMultipartError) return { ok: false, status: 400, fieldErrors: { file: [error.message] }, fields };
+    if (error instanceof BodyTooLargeError) return { ok: false, status: 413, fieldErrors: { file: [tooLarge] }, fields };
     throw error;
   }
 
@@ -114,48 +102,6 @@ export async function receiveFileUpload(request: Request, ctx: TenantContext): P
   });
   if (!created) await storage.delete(file.storageKey);
   return { ok: true, fileId: result.fileId, name: file.name, renamed: file.renamed, sameName: result.sameName };
-}
-
-/** Hold back the first bytes until the content check passes; nothing is written before it. */
-async function* sniffed(iterator: AsyncIterator<Uint8Array>, extension: FileExtension) {
-  const head: Uint8Array[] = [];
-  let headBytes = 0;
-  let checked = false;
-  const check = () => {
-    const problem = contentMismatch(extension, Buffer.concat(head));
-    if (problem) throw new UploadRejected(problem);
-    checked = true;
-  };
-  for (;;) {
-    const next = await iterator.next();
-    if (next.done) break;
-    if (checked) {
-      yield next.value;
-      continue;
-    }
-    head.push(next.value);
-    headBytes += next.value.length;
-    if (headBytes >= SNIFF_BYTES) {
-      check();
-      yield* head;
-    }
-  }
-  if (!checked && headBytes > 0) {
-    check();
-    yield* head;
-  }
-}
-
-async function readText(iterator: AsyncIterator<Uint8Array>, max: number) {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const next = await iterator.next();
-    if (next.done) break;
-    total += next.value.length;
-    if (total <= max) chunks.push(next.value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** The toast after an upload: renamed and duplicate names are called out. */

@@ -116,6 +116,8 @@ export async function* readCsvBatches(stream: Readable, delimiter = ","): AsyncI
 
   for await (const chunk of stream) {
     let text = typeof chunk === "string" ? chunk : decoder.write(chunk as Buffer);
+    // PostgreSQL refuses NUL in text and jsonb: one stray byte in an export would fail its import.
+    if (text.includes("\u0000")) text = text.replaceAll("\u0000", "");
     if (first) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = text.length === 0;

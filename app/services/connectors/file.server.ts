@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { readCsvBatches, type CsvRecord } from "./csv-reader.server";
 import type { SourceRow } from "~/services/mapping/transform";
-import { ConnectorError, type Connector, type SourceValue } from "./types";
+import { ConnectorError, UnreadableExportError, type Connector, type SourceValue } from "./types";
 
 // The file connector: an uploaded export (CSV or XLSX) read as a stream, page by page, so a
 // 100 000-row export never sits in memory. Handles a UTF-8 BOM, ; or tab delimiters, title rows
@@ -188,9 +188,39 @@ async function workbookReader(stream: Readable) {
   }) as unknown as Reader;
 }
 
+/**
+ * The workbook's sheets; the zip and XML readers' own failures (garbage bytes named .xlsx, a file
+ * cut off) become UnreadableExportError, a 4xx for the user instead of a 500.
+ */
+async function* workbookSheets(stream: Readable): AsyncIterable<WorksheetLike> {
+  try {
+    for await (const sheet of await workbookReader(stream)) yield readingRows(sheet);
+  } catch (error) {
+    throw unreadableWorkbook(error);
+  }
+}
+
+function readingRows(sheet: WorksheetLike): WorksheetLike {
+  return Object.assign(
+    (async function* () {
+      try {
+        yield* sheet;
+      } catch (error) {
+        throw unreadableWorkbook(error);
+      }
+    })(),
+    { name: sheet.name, id: sheet.id },
+  );
+}
+
+function unreadableWorkbook(error: unknown) {
+  if (error instanceof ConnectorError) return error;
+  return new UnreadableExportError("The workbook could not be read: it is not a valid .xlsx file, or it is damaged.");
+}
+
 async function xlsxSheetNames(stream: Readable) {
   const names: string[] = [];
-  for await (const sheet of await workbookReader(stream)) {
+  for await (const sheet of workbookSheets(stream)) {
     names.push(sheetName(sheet, names.length));
     // Drain the sheet so the reader can move on to the next one.
     for await (const _row of sheet) void _row;
@@ -206,7 +236,7 @@ const XLSX_BATCH = 500;
 
 async function* xlsxBatches(stream: Readable, object: string): AsyncIterable<RawRow[]> {
   let index = 0;
-  for await (const sheet of await workbookReader(stream)) {
+  for await (const sheet of workbookSheets(stream)) {
     const name = sheetName(sheet, index++);
     if (name !== object) {
       for await (const _row of sheet) void _row;

@@ -43,3 +43,6 @@ export interface Connector {
 }
 
 export class ConnectorError extends Error {}
+
+/** The uploaded export itself cannot be read (not a workbook, cut off): the user's to replace, not a vendor outage. */
+export class UnreadableExportError extends ConnectorError {}

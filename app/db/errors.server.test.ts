@@ -1,0 +1,65 @@
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { handleError } from "~/entry.server";
+import { asServiceError } from "~/services/errors.server";
+import { apiError } from "~/utils/api.server";
+import { getDb } from "./client.server";
+import { describeError, isDataException, sqlStateOf } from "./errors.server";
+
+// Issue 12 §3: a NUL from a query string made PostgreSQL fail the statement, which landed in the
+// log whole, with the user's values. A data exception is a 400, and logs carry no SQL or values.
+
+const SECRET = "secret-customer-value";
+
+async function refused(value: string, type: "text" | "uuid" | "jsonb") {
+  const db = await getDb();
+  const query = type === "text" ? sql`select ${value}::text` : type === "uuid" ? sql`select ${value}::uuid` : sql`select ${value}::jsonb`;
+  try {
+    await db.execute(query);
+  } catch (error) {
+    return error;
+  }
+  throw new Error("the database took the value");
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("database data exceptions", () => {
+  test.each([
+    ["a NUL in text", `${SECRET}\u0000`, "text"],
+    ["text where a uuid goes", `${SECRET}-not-a-uuid`, "uuid"],
+    ["a NUL escape in JSON", JSON.stringify({ note: `${SECRET}\u0000` }), "jsonb"],
+  ] as const)("%s: a data exception, described without the statement or the value", async (_what, value, type) => {
+    const error = await refused(value, type);
+    expect(sqlStateOf(error)).toMatch(/^22/);
+    expect(isDataException(error)).toBe(true);
+    const described = String(describeError(error));
+    expect(described).toMatch(/^DatabaseError SQLSTATE 22[0-9A-Z]{3}.*statement and values withheld/);
+    expect(described).not.toContain(SECRET);
+    expect(described).not.toMatch(/select|params/i);
+  });
+
+  test("the request error log carries neither the statement nor the values", async () => {
+    const error = await refused(`${SECRET}\u0000`, "text");
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    handleError(error, { request: new Request("http://localhost/customers?q=x"), context: { requestId: "r-1" } } as never);
+    const output = logged.mock.calls.flat().map((part) => (part instanceof Error ? `${part.stack}` : String(part))).join("\n");
+    expect(output).toContain("SQLSTATE 22021");
+    expect(output).not.toContain(SECRET);
+    expect(output).not.toMatch(/Failed query|params:/);
+  });
+
+  test("caused by input, it is answered with a 400, not a 500", async () => {
+    const error = await refused(`${SECRET}\u0000`, "text");
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(asServiceError(error)).toMatchObject({ status: 400 });
+    const response = apiError(error);
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(await response.json())).not.toContain(SECRET);
+  });
+
+  test("other errors are not dressed up as input errors", () => {
+    expect(asServiceError(new Error("boom"))).toBeNull();
+    expect(describeError(new Error("boom"))).toBeInstanceOf(Error);
+  });
+});

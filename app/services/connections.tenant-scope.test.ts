@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { connectionTaskOptions, connections, employeeAccounts, importRuns } from "~/db/schema";
-import { expectTenantScoped, ids, sorted, twoTenants, type ScopedTenant, type TenantPair } from "../../tests/support/tenant-scope";
+import { expectTenantScoped, ids, sorted, twoTenants, type SeedTarget, type TenantPair } from "../../tests/support/tenant-scope";
 import { apiListConnections, apiTaskOptions } from "./connections-api.server";
 import { getConnection, latestConnectionNotification, listConnections, listParentCandidates, listSubConnections, listTaskOptions } from "./connections.server";
 import { notify } from "./notifications.server";
@@ -12,7 +12,7 @@ type Seed = { topIds: string[]; subId: string; runningId: string; employeeIds: s
  * first, employee accounts (one of no connection: offered with every connection of the tenant),
  * an activity code and a notification about the first.
  */
-export async function seedConnections(t: Omit<ScopedTenant<Seed>, "seed">): Promise<Seed> {
+async function seedConnections(t: SeedTarget): Promise<Seed> {
   const top = await t.db
     .insert(connections)
     .values(Array.from({ length: 2 + t.index }, (_, i) => ({ tenantId: t.tenant.id, integrationId: "csv" as const, name: `Scope ${t.tag} ${i}`, status: "connected" as const, step: "COMPLETED" as const })))
@@ -75,7 +75,7 @@ describe("connections: tenant scope", () => {
         const connection = await getConnection(me.ctx, me.seed.topIds[0]);
         return { lists: await listTaskOptions(me.ctx, connection), api: await apiTaskOptions(me.ctx, connection.id, "employees") };
       },
-      (r) => ({ employees: ids(r.lists.employees), codes: ids(r.lists.activityCodes), api: ids(r.api) }),
+      (r) => ({ employees: ids(r.lists.employees), codes: ids(r.lists.activityCodes), api: ids(r.api as { id: string }[]) }),
       (me) => ({ employees: sorted(me.seed.employeeIds), codes: sorted(me.seed.codeIds), api: sorted(me.seed.employeeIds) }),
     );
   });
@@ -84,7 +84,7 @@ describe("connections: tenant scope", () => {
     await expectTenantScoped(
       pair,
       async (me, other) => ({ mine: await latestConnectionNotification(me.ctx, me.seed.topIds[0]), theirs: await latestConnectionNotification(me.ctx, other.seed.topIds[0]) }),
-      (r) => ({ mine: r.mine?.title, theirs: r.theirs }),
+      (r) => ({ mine: r.mine?.title, theirs: r.theirs as unknown }),
       (me) => ({ mine: me.seed.notice, theirs: null }),
     );
     expect(pair[0].seed.notice).not.toBe(pair[1].seed.notice);

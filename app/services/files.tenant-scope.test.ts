@@ -66,7 +66,7 @@ describe("files: tenant scope", () => {
     await expectTenantScoped(
       configs,
       (me) => listDomainConfigs(me.ctx),
-      (r) => r.find((c) => c.domain === "policies"),
+      (r) => r.find((c) => c.domain === "policies") as Record<string, unknown> | undefined,
       (me) => ({ domain: "policies", delimiter: me.index ? ";" : "|", headerRow: 1 + me.index, dateFormat: "auto", encoding: "auto" }),
     );
   });

@@ -48,7 +48,7 @@ describe("imports: tenant scope", () => {
         theirLatest: await getLatestRun(me.ctx, other.seed.connectionId),
         theirCounts: await importedCounts(me.db, me.tenant.id, other.seed.connectionId),
       }),
-      (r) => ({ runs: ids(r.runs), latest: r.latest?.id, counts: r.counts, theirRuns: r.theirRuns, theirLatest: r.theirLatest, theirCounts: r.theirCounts }),
+      (r) => ({ runs: ids(r.runs), latest: r.latest?.id, counts: r.counts, theirRuns: r.theirRuns, theirLatest: r.theirLatest as unknown, theirCounts: r.theirCounts }),
       (me) => ({
         runs: sorted(me.seed.runIds),
         latest: me.seed.runIds[0],

@@ -1,20 +1,20 @@
 import { describe, test } from "vitest";
 import { addTestUser } from "../../tests/support/factories";
-import { expectTenantScoped, ids, sorted, twoTenants, type ScopedTenant } from "../../tests/support/tenant-scope";
+import { expectTenantScoped, ids, sorted, twoTenants, type SeedTarget } from "../../tests/support/tenant-scope";
 import { createLoginSession, resolveSession } from "./login-sessions.server";
 import { countUnread, listNotifications, markAllNotificationsRead, markNotificationRead, notify } from "./notifications.server";
 
 type Seed = { unreadIds: string[]; readIds: string[] };
 
 /** Tenant-wide and personal notifications, some read, and one for a colleague (not the user's to see). */
-async function seedNotifications(t: Omit<ScopedTenant<Seed>, "seed">): Promise<Seed> {
+async function seedNotifications(t: SeedTarget): Promise<Seed> {
   const colleague = await addTestUser(t.tenant.id);
   const raise = (userId: string | null, n: number) => notify(t.db, { tenantId: t.tenant.id, userId, kind: "test", title: `Scope ${t.tag} ${n}` });
-  const unreadIds = [];
+  const unreadIds: string[] = [];
   for (let i = 0; i < 2 + t.index; i++) unreadIds.push(await raise(null, i));
   unreadIds.push(await raise(t.user.id, 10));
   await raise(colleague.user.id, 20);
-  const readIds = [];
+  const readIds: string[] = [];
   for (let i = 0; i < 1 + t.index; i++) {
     const id = await raise(null, 30 + i);
     await markNotificationRead(t.ctx, id);

@@ -10,13 +10,17 @@ import { createTestTenant } from "./factories";
 
 export type TestTenant = Awaited<ReturnType<typeof createTestTenant>>;
 
-export type ScopedTenant<S> = TestTenant & {
+/** A fresh tenant about to be seeded. */
+export type SeedTarget = TestTenant & {
   /** "A" or "B", for messages. */
   label: "A" | "B";
   /** 0 for A, 1 for B: seed a different number of rows per tenant so a leaked row changes a count. */
   index: 0 | 1;
   /** A short token unique to this tenant, for names that must not collide with anyone's. */
   tag: string;
+};
+
+export type ScopedTenant<S> = SeedTarget & {
   /** What `seed` returned: the tenant's own ids and names (its markers). */
   seed: S;
 };
@@ -29,10 +33,10 @@ export type TenantPair<S> = readonly [ScopedTenant<S>, ScopedTenant<S>];
  * marker that must never appear in the other tenant's answers. Values both tenants may see (a
  * catalogue carrier's id) go under the seed's `shared` key, which is not searched.
  */
-export async function twoTenants<S>(seed: (t: Omit<ScopedTenant<S>, "seed">) => Promise<S>): Promise<TenantPair<S>> {
-  const make = async (index: 0 | 1) => {
+export async function twoTenants<S>(seed: (t: SeedTarget) => Promise<S>): Promise<TenantPair<S>> {
+  const make = async (index: 0 | 1): Promise<ScopedTenant<S>> => {
     const base = await createTestTenant({ name: `Scope ${index ? "B" : "A"} ${randomUUID().slice(0, 6)}` });
-    const t = { ...base, label: index ? ("B" as const) : ("A" as const), index, tag: randomUUID().slice(0, 8) };
+    const t: SeedTarget = { ...base, label: index ? "B" : "A", index, tag: randomUUID().slice(0, 8) };
     return { ...t, seed: await seed(t) };
   };
   const a = await make(0);
@@ -49,7 +53,7 @@ export async function expectTenantScoped<S, R, V>(
   pair: TenantPair<S>,
   read: (me: ScopedTenant<S>, other: ScopedTenant<S>) => Promise<R>,
   view: (answer: R) => V,
-  expected: (me: ScopedTenant<S>, other: ScopedTenant<S>) => V,
+  expected: (me: ScopedTenant<S>, other: ScopedTenant<S>) => NoInfer<V>,
 ) {
   for (const [me, other] of [pair, [pair[1], pair[0]]] as const) {
     const foreign = markersOf(other);

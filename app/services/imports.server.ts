@@ -609,7 +609,9 @@ export async function handleImportJob(
  * API connections re-sync on their own schedule (default daily), through the same queue.
  * cross-tenant: the scheduler looks at every tenant's connections to queue the syncs that are due.
  */
-export async function scheduleDueSyncs(db: Db, now = new Date()) {
+export async function scheduleDueSyncs(db: Db, now = new Date(), options: { tenantId?: string } = {}) {
+  // Scoping to one tenant lets a test on a shared database leave everyone else's connections alone.
+  const scope = options.tenantId ? eq(connections.tenantId, options.tenantId) : undefined;
   const rows = await db
     .select({
       id: connections.id,
@@ -619,7 +621,7 @@ export async function scheduleDueSyncs(db: Db, now = new Date()) {
       syncIntervalHours: connections.syncIntervalHours,
     })
     .from(connections)
-    .where(and(eq(connections.step, "COMPLETED"), eq(connections.status, "connected"), eq(connections.invalidCredentials, false)));
+    .where(and(eq(connections.step, "COMPLETED"), eq(connections.status, "connected"), eq(connections.invalidCredentials, false), scope));
   let started = 0;
   for (const row of rows) {
     if (getIntegration(row.integrationId)?.source !== "api") continue;

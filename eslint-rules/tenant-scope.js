@@ -276,7 +276,8 @@ export const tenantScopeRule = {
         const alias = aliasWord && !SQL_KEYWORDS.has(aliasWord) ? aliasWord : null;
         const names = [tableName, alias].filter(Boolean).map((n) => escapeRe(/** @type {string} */ (n))).join("|");
         const segment = sameLevel(text.slice((m.index ?? 0) + m[0].length));
-        const qualified = new RegExp(`\\b(${names})"?\\."?tenant_id\\b`).test(text);
+        // Only the table's own (sub)query counts: `r.tenant_id = f.tenant_id` in a sub-query scopes r, not f.
+        const qualified = new RegExp(`\\b(${names})"?\\."?tenant_id\\b`).test(segment);
         const unqualified = /(^|[^.\w"])"?tenant_id\b/.test(segment);
         // Joined (or, in a correlated subquery, matched) on its primary key: a row the outer query already scoped.
         const pk = `"?\\b(?:${names})"?\\."?id\\b"?`;

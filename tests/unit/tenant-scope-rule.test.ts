@@ -53,6 +53,10 @@ db.select().from(customers).where(where);`),
     { name: "raw SQL fragment inlined from a variable", code: code(`const where = sql\`f.tenant_id = \${t} and f.in_window\`; sql\`select 1 from renewal_forecasts f where \${where}\`;`) },
     { name: "a plain template holding a statement", code: "const s = `select (select count(*) from renewal_flags where tenant_id = ${tenant} and status = 'open') as open_flags`;" },
     { name: "a correlated subquery on the outer row's key", code: code(`sql\`(select name from \${users} where \${users.id} = \${sessions.userId})\`;`) },
+    {
+      name: "raw SQL scoping the outer table and tying a sub-query to it",
+      code: code(`sql\`select count(*) from renewal_forecasts f where f.tenant_id = \${t} and not exists (select 1 from remarkets r where r.tenant_id = f.tenant_id)\`;`),
+    },
     { name: "raw SQL interpolating the tables", code: code(`sql\`exists (select 1 from \${policies} p where p.tenant_id = \${t} and p.customer_id = "customers"."id")\`;`) },
     {
       name: "a deliberate cross-tenant query, with its reason",
@@ -108,6 +112,11 @@ db.update(users).set({ name: "x" }).where(eq(users.id, user.id));`),
     {
       name: "a subquery's tenant_id does not scope the table around it",
       code: code(`sql\`select * from customers c where exists (select 1 from policies p where p.tenant_id = \${t} and p.customer_id = c.id)\`;`),
+      errors: [{ messageId: "rawUnscoped" }],
+    },
+    {
+      name: "a sub-query tied to the outer table's tenant does not scope the outer table",
+      code: code(`sql\`select count(*) from renewal_forecasts f where f.eligible and not exists (select 1 from remarkets r where r.tenant_id = f.tenant_id)\`;`),
       errors: [{ messageId: "rawUnscoped" }],
     },
     { name: "a lookup by a parameter is not a correlated subquery", code: code(`sql\`select * from files where id = \${id}\`;`), errors: [{ messageId: "rawUnscoped" }] },

@@ -68,12 +68,18 @@ describe("customers: tenant scope", () => {
     );
   });
 
-  test("customer detail: policies, re-markets, quotes and tasks", async () => {
+  test("customer detail: policies, re-markets, quotes, tasks and the audit trail", async () => {
     await expectTenantScoped(
       pair,
       (me) => getCustomerDetail(me.ctx, me.seed.customerIds[0]),
-      (r) => ({ policies: ids(r.policies), remarkets: ids(r.remarkets), quotes: ids(r.quotes), tasks: ids(r.tasks) }),
-      (me) => ({ policies: [me.seed.policyIds[0]], remarkets: [me.seed.remarketIds[0]], quotes: [me.seed.quoteIds[0]], tasks: [me.seed.taskIds[0]] }),
+      (r) => ({ policies: ids(r.policies), remarkets: ids(r.remarkets), quotes: ids(r.quotes), tasks: ids(r.tasks), audit: r.audit.map((a) => a.action).sort() }),
+      (me) => ({
+        policies: [me.seed.policyIds[0]],
+        remarkets: [me.seed.remarketIds[0]],
+        quotes: [me.seed.quoteIds[0]],
+        tasks: [me.seed.taskIds[0]],
+        audit: ["policy.remarketed", "quote.created"],
+      }),
     );
   });
 

@@ -57,6 +57,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const input = FixtureSchema.parse(body);
   // A fixed address (an allow-listed staff e-mail) is used by both Playwright projects: the
   // second asks for a user that exists, and gets a fresh session for it.
+  // cross-tenant: a test-only fixture (ENABLE_TEST_FIXTURES) finds its user by e-mail, whatever the agency.
   const [existing] = await db
     .select({ id: users.id, tenantId: users.tenantId, email: users.email })
     .from(users)

@@ -37,6 +37,10 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+/**
+ * The account behind an e-mail address, whichever agency it belongs to.
+ * cross-tenant: sign-in, sign-up and reset find the account by its e-mail before any tenant is known.
+ */
 export async function findUserByEmail(db: Db, email: string) {
   const [user] = await db
     .select({
@@ -60,6 +64,7 @@ function assertPasswordAllowed(password: string, field = "password") {
 /**
  * Sign-up: a new agency (tenant) with this user as its admin, and a confirmation code by e-mail.
  * Signing up again with an unconfirmed address updates it and sends a fresh code.
+ * cross-tenant: the unconfirmed account being signed up again is updated by its own id.
  */
 export async function signUp(
   db: Db,
@@ -253,7 +258,10 @@ export async function requestPasswordReset(db: Db, email: string, now = new Date
   });
 }
 
-/** Reset with the e-mailed code; signs the user out everywhere and confirms the address. */
+/**
+ * Reset with the e-mailed code; signs the user out everywhere and confirms the address.
+ * cross-tenant: the user proved by the e-mailed code is updated by their own id.
+ */
 export async function resetPassword(
   db: Db,
   input: { email: string; code: string; password: string; ip: string },
@@ -270,7 +278,10 @@ export async function resetPassword(
   return { id: user.id, tenantId: user.tenantId, email: user.email, name: user.name };
 }
 
-/** Change password: the current one is required; other sessions are signed out. */
+/**
+ * Change password: the current one is required; other sessions are signed out.
+ * cross-tenant: the signed-in user (their id comes from the session) changes their own password.
+ */
 export async function changePassword(
   db: Db,
   input: { userId: string; currentPassword: string; newPassword: string; keepSessionId: string },
@@ -297,6 +308,7 @@ export async function changePassword(
  * The code reached the inbox, so the address is proven. Single sign-on identities linked while
  * it was unproven came from a provider that did not verify it: they could belong to anyone who
  * typed this address, so they are dropped (no pre-account takeover).
+ * cross-tenant: the user proved by the e-mailed code is updated by their own id.
  */
 async function markEmailProven(db: Db, user: { id: string; emailVerifiedAt: Date | null }, now: Date) {
   if (user.emailVerifiedAt) return;

@@ -31,4 +31,17 @@ describe("trial reminders (recurring job)", () => {
     const [account] = await db.select({ over: billingAccounts.trialPeriodOver }).from(billingAccounts).where(eq(billingAccounts.tenantId, tenant.id));
     expect(account.over).toBe(true);
   });
+
+  test("exactly 3 days before the end is reminded, 3 days and a minute is not yet; the trial is over at its end instant", async () => {
+    const db = await getDb();
+    const created = new Date("2031-05-01T12:00:00Z");
+    const tenant = await createTenant(db, { name: "Boundary Agency" }, created);
+    const scope = { tenantId: tenant.id };
+    const [{ trialEndsAt }] = await db.select({ trialEndsAt: billingAccounts.trialEndsAt }).from(billingAccounts).where(eq(billingAccounts.tenantId, tenant.id));
+    const before = (ms: number) => new Date(trialEndsAt.getTime() - ms);
+    expect(await runTrialReminders(db, before(3 * DAY + 60_000), scope)).toEqual({ reminded: 0, lapsed: 0 });
+    expect(await runTrialReminders(db, before(3 * DAY), scope)).toEqual({ reminded: 1, lapsed: 0 });
+    expect(await runTrialReminders(db, before(1), scope)).toEqual({ reminded: 0, lapsed: 0 });
+    expect(await runTrialReminders(db, trialEndsAt, scope)).toEqual({ reminded: 0, lapsed: 1 });
+  });
 });

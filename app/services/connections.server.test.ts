@@ -53,16 +53,16 @@ describe("API connections", () => {
     const now = new Date();
     await db.update(connections).set({ status: "connected", lastSyncAt: new Date(now.getTime() - 2 * 3_600_000) }).where(eq(connections.id, api.id));
     await db.update(connections).set({ status: "connected", lastSyncAt: new Date(now.getTime() - 48 * 3_600_000) }).where(eq(connections.id, file.id));
-    await scheduleDueSyncs(db, now);
+    await scheduleDueSyncs(db, now, { tenantId: ctx.tenantId });
     const runsOf = async (id: string) => db.select({ trigger: importRuns.trigger }).from(importRuns).where(eq(importRuns.connectionId, id));
     expect(await runsOf(api.id)).toHaveLength(0);
     expect(await runsOf(file.id)).toHaveLength(0);
-    await scheduleDueSyncs(db, new Date(now.getTime() + 23 * 3_600_000));
+    await scheduleDueSyncs(db, new Date(now.getTime() + 23 * 3_600_000), { tenantId: ctx.tenantId });
     expect(await runsOf(api.id)).toEqual([{ trigger: "schedule" }]);
     const queued = await db.select({ type: jobs.type }).from(jobs).where(and(eq(jobs.tenantId, ctx.tenantId), eq(jobs.type, "connections.import")));
     expect(queued.length).toBeGreaterThanOrEqual(1);
     // Already running: not started twice.
-    await scheduleDueSyncs(db, new Date(now.getTime() + 23 * 3_600_000));
+    await scheduleDueSyncs(db, new Date(now.getTime() + 23 * 3_600_000), { tenantId: ctx.tenantId });
     expect(await runsOf(api.id)).toHaveLength(1);
   });
 });

@@ -467,7 +467,7 @@ export async function disconnectConnection(ctx: TenantContext, connectionId: str
           and(
             eq(customers.tenantId, ctx.tenantId),
             inArray(customers.connectionId, ids),
-            notExists(tx.select({ one: sql`1` }).from(policies).where(eq(policies.customerId, customers.id))),
+            notExists(tx.select({ one: sql`1` }).from(policies).where(and(eq(policies.tenantId, ctx.tenantId), eq(policies.customerId, customers.id)))),
           ),
         );
       await tx.delete(employeeAccounts).where(and(eq(employeeAccounts.tenantId, ctx.tenantId), inArray(employeeAccounts.connectionId, ids)));

@@ -71,6 +71,18 @@ describe("dashboard", () => {
     expect(d.connections.lastSyncAt).toEqual(new Date("2026-02-28T15:00:00Z"));
   });
 
+  test("due soon: expiring today and exactly 30 days out count, 31 days out does not", async () => {
+    const { db, tenant } = await createTestTenant();
+    // Act within 60 days, so all three are flagged; only the first two are due within 30.
+    for (const expirationDate of ["2026-03-01", "2026-03-31", "2026-04-01"]) {
+      const c = await createCustomer(db, tenant.id);
+      await createPolicy(db, tenant.id, { customerId: c.id, expirationDate, premium: 1000, renewalPremium: 1200 });
+    }
+    await recomputeForecast({ db, tenantId: tenant.id, now: () => NOW });
+    const d = await getDashboard({ db, tenantId: tenant.id, timeZone: TZ, now: () => NOW });
+    expect(d.forecast).toMatchObject({ dueSoon: 2, open: 3, dueDays: 30 });
+  });
+
   test("the route serves the signed-in agency's dashboard (one service call)", async () => {
     const { db, tenant, user } = await createTestTenant();
     const c = await createCustomer(db, tenant.id);

@@ -61,6 +61,18 @@ describe("paid / unpaid (seed custom:paid)", () => {
     expect(graceStatus(s, now, GRACE)).toMatchObject({ status: "ended", daysLeft: 0 });
   });
 
+  test("the trial ends at its end instant: paid a millisecond before, unpaid at it", () => {
+    expect(derivePaid(state({ trialEndsAt: new Date(now.getTime() + 1) }), now, GRACE).paid).toBe(true);
+    expect(derivePaid(state({ trialEndsAt: now }), now, GRACE).paid).toBe(false);
+  });
+
+  test("the grace period ends exactly 7 days after the payment fell due", () => {
+    const since = (ms: number) => state({ trialPeriodOver: true, subscription: { status: "past_due", pastDueSince: new Date(now.getTime() - ms) } });
+    expect(derivePaid(since(7 * DAY - 1), now, GRACE).paid).toBe(true);
+    expect(graceStatus(since(7 * DAY - 1), now, GRACE)).toMatchObject({ status: "in_grace", daysLeft: 1 });
+    expect(derivePaid(since(7 * DAY), now, GRACE).paid).toBe(false);
+  });
+
   test("canceled or unpaid subscription after the trial: unpaid with the reason", () => {
     expect(derivePaid(state({ trialPeriodOver: true, subscription: { status: "canceled" } }), now, GRACE)).toEqual({
       paid: false,

@@ -16,6 +16,7 @@ const PROGRESS_EVERY_MS = 1_000;
  * The `file.process` job: Uploaded → Progress → Processed → Ready, or Failed with a reason.
  * Safe to run again after a crash: transitions are conditional, the report is upserted and
  * the notification is raised only by the one run that moves the file to Ready or Failed.
+ * cross-tenant: the job worker runs any tenant's job; the file is found by the job's id and must belong to the job's tenant.
  */
 export async function processFileJob(job: JobRecord, helpers: JobHelpers) {
   const { db } = helpers;

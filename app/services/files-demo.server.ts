@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { fileEvents, fileReports, files, notifications, type FileStatus } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import { registerDemoSeeder, type DemoSeedContext } from "./demo.server";
@@ -81,7 +81,7 @@ async function addFile(
     },
     at(1),
   );
-  if (input.read) await ctx.db.update(notifications).set({ readAt: at(2) }).where(eq(notifications.id, id));
+  if (input.read) await ctx.db.update(notifications).set({ readAt: at(2) }).where(and(eq(notifications.tenantId, ctx.tenantId), eq(notifications.id, id)));
 }
 
 async function reportFor(name: string, content: string, delimiter = "auto"): Promise<EdaReport> {

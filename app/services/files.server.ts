@@ -56,7 +56,7 @@ export async function createUploadedFile(ctx: TenantContext, input: NewFile) {
       .returning({ id: files.id });
     await tx.insert(fileEvents).values({ tenantId: ctx.tenantId, fileId: row.id, status: "Uploaded", createdAt: now });
     const jobId = await enqueueJob(tx, { type: FILE_JOB, tenantId: ctx.tenantId, payload: { fileId: row.id }, maxAttempts: 3 });
-    await tx.update(files).set({ jobId }).where(eq(files.id, row.id));
+    await tx.update(files).set({ jobId }).where(and(eq(files.tenantId, ctx.tenantId), eq(files.id, row.id)));
     return { id: row.id, sameName: Number(same) };
   });
 }
@@ -64,6 +64,7 @@ export async function createUploadedFile(ctx: TenantContext, input: NewFile) {
 /**
  * Move a file to `to`, recording the transition with its time. Only from one of `from` (when
  * given) and never to the status it already has, so a retried job cannot record twice.
+ * cross-tenant: called by the file job and by services that already hold the tenant's file row; the id is never user input.
  */
 export async function transitionFile(
   db: DbOrTx,
@@ -169,7 +170,7 @@ export async function getFileDetail(ctx: TenantContext, fileId: string) {
       .where(and(eq(fileReports.fileId, file.id), eq(fileReports.tenantId, ctx.tenantId)))
       .then((r) => r.length > 0),
     file.uploadedBy
-      ? ctx.db.select({ name: users.name }).from(users).where(eq(users.id, file.uploadedBy)).then((r) => r[0]?.name ?? null)
+      ? ctx.db.select({ name: users.name }).from(users).where(and(eq(users.tenantId, ctx.tenantId), eq(users.id, file.uploadedBy))).then((r) => r[0]?.name ?? null)
       : Promise.resolve(null),
   ]);
   return { file, history, job, hasReport: report, uploadedByName: uploader };
@@ -212,7 +213,10 @@ export async function openFileContent(file: { storageKey: string; name: string; 
   };
 }
 
-/** Any tenant's file by id, for a public link whose signature was already verified. */
+/**
+ * Any tenant's file by id, for a public link whose signature was already verified.
+ * cross-tenant: the link's signature, verified by the caller, names the file; a public link has no tenant session.
+ */
 export async function getFileForPublicLink(db: DbOrTx, fileId: string) {
   if (!isUuid(fileId)) return null;
   const [file] = await db

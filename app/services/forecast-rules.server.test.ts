@@ -54,6 +54,13 @@ const cases: Case[] = [
     triggered: ["amount"],
   },
   {
+    name: "exactly +$500 (4.2%) reaches a $500 threshold",
+    input: { premium: 12_000, renewalPremium: 12_500 },
+    pref: { thresholdAmount: 500 },
+    flagged: true,
+    triggered: ["amount"],
+  },
+  {
     name: "+$499.99 (4.2%) stays below $500 and 10%",
     input: { premium: 12_000, renewalPremium: 12_499.99 },
     pref: { thresholdAmount: 500 },
@@ -85,6 +92,13 @@ const cases: Case[] = [
     name: "no offer: predicted +12% flags",
     input: { renewalPremium: null },
     prediction: { rate: 0.12, level: "carrier_line", sample: 7 },
+    flagged: true,
+    triggered: ["pct"],
+  },
+  {
+    name: "no offer: a predicted exactly +10% reaches the threshold",
+    input: { renewalPremium: null },
+    prediction: { rate: 0.1, level: "line", sample: 5 },
     flagged: true,
     triggered: ["pct"],
   },

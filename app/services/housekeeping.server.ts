@@ -17,7 +17,10 @@ export const RETENTION = {
   spentCodesMs: 7 * 24 * HOUR_MS,
 };
 
-/** Delete records nobody can use any more; returns how many of each went. Run by a recurring job. */
+/**
+ * Delete records nobody can use any more; returns how many of each went. Run by a recurring job.
+ * cross-tenant: housekeeping deletes every tenant's expired sessions, codes and keys by age alone.
+ */
 export async function pruneSpentRecords(db: Db, now = new Date()) {
   const before = (ms: number) => new Date(now.getTime() - ms);
   const count = (rows: unknown[]) => rows.length;

@@ -41,7 +41,7 @@ export async function startImport(
   const [active] = await ctx.db
     .select({ id: importRuns.id })
     .from(importRuns)
-    .where(and(eq(importRuns.connectionId, connection.id), inArray(importRuns.status, ["queued", "running"])));
+    .where(and(eq(importRuns.tenantId, ctx.tenantId), eq(importRuns.connectionId, connection.id), inArray(importRuns.status, ["queued", "running"])));
   if (active) throw new ServiceError("An import is already running for this connection.", 409);
   return ctx.db.transaction(async (tx) => {
     const [run] = await tx
@@ -98,7 +98,10 @@ export type RunOptions = {
 
 type Counters = { rowsRead: number; rowsImported: number; rowsRejected: number; rowsFiltered: number };
 
-/** Run (or resume) one import. Safe to call again after a crash: it continues at the checkpoint. */
+/**
+ * Run (or resume) one import. Safe to call again after a crash: it continues at the checkpoint.
+ * cross-tenant: the import job runs any tenant's run by its id; the run row carries its tenant, which every write to the book uses.
+ */
 export async function runImport(db: Db, runId: string, options: RunOptions = {}) {
   const now = options.now ?? (() => new Date());
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
@@ -219,7 +222,10 @@ async function writeRejectionsOnly(
     rejectedCount += rejected.length;
     if (rejected.length) await insertRejections(db, tenantId, run.id, rejected);
   }
-  await db.update(importRuns).set({ rowsRead: read, rowsRejected: rejectedCount, checkpoint: read }).where(and(eq(importRuns.id, run.id), eq(importRuns.status, "running")));
+  await db
+    .update(importRuns)
+    .set({ rowsRead: read, rowsRejected: rejectedCount, checkpoint: read })
+    .where(and(eq(importRuns.tenantId, tenantId), eq(importRuns.id, run.id), eq(importRuns.status, "running")));
 }
 
 async function insertRejections(db: DbOrTx, tenantId: string, runId: string, rows: Extract<Classified, { kind: "rejected" }>[]) {
@@ -466,7 +472,7 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
           update import_runs set rows_read = ${next.rowsRead}, rows_imported = ${next.rowsImported},
             rows_rejected = ${next.rowsRejected}, rows_filtered = ${next.rowsFiltered}, checkpoint = ${checkpoint}
           from (select set_config('synchronous_commit', 'off', true)) as cfg
-          where id = ${scope.runId}::uuid and status = 'running' and runner_id = ${scope.runnerId}
+          where id = ${scope.runId}::uuid and tenant_id = ${scope.tenantId}::uuid and status = 'running' and runner_id = ${scope.runnerId}
           returning id`)) as unknown as Rows<{ id: string }>;
         if (claimed.rows.length === 0) return false;
         if (valid.length > 0) {
@@ -483,6 +489,7 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
   };
 }
 
+/** Close a run and its connection's status. cross-tenant: import job internals, by the run's and connection's own ids. */
 async function finishRun(
   db: Db,
   run: ImportRun,
@@ -552,7 +559,10 @@ async function finishRun(
   });
 }
 
-/** A run that cannot go on (invalid credentials, out of attempts): closed with its reason. */
+/**
+ * A run that cannot go on (invalid credentials, out of attempts): closed with its reason.
+ * cross-tenant: the import job closes a run by its id; the run carries its tenant.
+ */
 export async function failRun(db: Db, runId: string, error: unknown) {
   const message = error instanceof InvalidCredentialsError ? "invalid credentials" : describeFailure(error);
   const [run] = await db.select().from(importRuns).where(eq(importRuns.id, runId));
@@ -595,8 +605,13 @@ export async function handleImportJob(
   }
 }
 
-/** API connections re-sync on their own schedule (default daily), through the same queue. */
-export async function scheduleDueSyncs(db: Db, now = new Date()) {
+/**
+ * API connections re-sync on their own schedule (default daily), through the same queue.
+ * cross-tenant: the scheduler looks at every tenant's connections to queue the syncs that are due.
+ */
+export async function scheduleDueSyncs(db: Db, now = new Date(), options: { tenantId?: string } = {}) {
+  // Scoping to one tenant lets a test on a shared database leave everyone else's connections alone.
+  const scope = options.tenantId ? eq(connections.tenantId, options.tenantId) : undefined;
   const rows = await db
     .select({
       id: connections.id,
@@ -606,7 +621,7 @@ export async function scheduleDueSyncs(db: Db, now = new Date()) {
       syncIntervalHours: connections.syncIntervalHours,
     })
     .from(connections)
-    .where(and(eq(connections.step, "COMPLETED"), eq(connections.status, "connected"), eq(connections.invalidCredentials, false)));
+    .where(and(eq(connections.step, "COMPLETED"), eq(connections.status, "connected"), eq(connections.invalidCredentials, false), scope));
   let started = 0;
   for (const row of rows) {
     if (getIntegration(row.integrationId)?.source !== "api") continue;

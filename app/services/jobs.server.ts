@@ -73,6 +73,7 @@ type ClaimedRow = {
 /**
  * Claim the next runnable job: queued and due, or running with an expired lease (its worker
  * died). SKIP LOCKED lets any number of workers on one PostgreSQL claim without waiting.
+ * cross-tenant: the job queue is shared by every tenant; jobs are found by id, lease and status.
  */
 export async function claimJob(db: Db, workerId: string, leaseMs: number, now = new Date(), types?: readonly string[]) {
   const nowIso = now.toISOString();
@@ -103,7 +104,10 @@ export async function claimJob(db: Db, workerId: string, leaseMs: number, now = 
   } satisfies JobRecord;
 }
 
-/** Push a running job's lease forward (only while this worker still holds it). */
+/**
+ * Push a running job's lease forward (only while this worker still holds it).
+ * cross-tenant: the job queue is shared by every tenant; jobs are found by id, lease and status.
+ */
 export async function renewLease(db: Db, jobId: string, workerId: string, leaseMs: number, now = new Date()) {
   await db
     .update(jobs)
@@ -116,6 +120,7 @@ export function retryDelayMs(attempts: number) {
   return Math.min(2_000 * 2 ** Math.max(0, attempts - 1), 600_000);
 }
 
+/** A job that succeeded. cross-tenant: the job queue is shared by every tenant; jobs are found by id and lease. */
 export async function completeJob(db: Db, job: JobRecord, workerId: string, now = new Date()) {
   await db
     .update(jobs)
@@ -123,7 +128,10 @@ export async function completeJob(db: Db, job: JobRecord, workerId: string, now 
     .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)));
 }
 
-/** A failed attempt: retried later with back-off, or failed for good after maxAttempts. */
+/**
+ * A failed attempt: retried later with back-off, or failed for good after maxAttempts.
+ * cross-tenant: the job queue is shared by every tenant; jobs are found by id, lease and status.
+ */
 export async function failJob(db: Db, job: JobRecord, workerId: string, error: unknown, now = new Date()) {
   const described = describeError(error);
   // A database error's message holds its statement and values: the job keeps the safe first line.
@@ -148,6 +156,7 @@ export async function failJob(db: Db, job: JobRecord, workerId: string, error: u
 /** Throw this from a handler when retrying cannot help (a hostile file, say). */
 export class PermanentJobError extends Error {}
 
+/** One job by id. cross-tenant: the job queue is shared by every tenant (tests and the job's own handler). */
 export async function getJob(db: Db, jobId: string) {
   const [row] = await db
     .select({
@@ -175,7 +184,10 @@ export type WorkerOptions = {
   types?: readonly string[];
 };
 
-/** Run jobs until stopped; returns a function that stops after the jobs in hand finish. */
+/**
+ * Run jobs until stopped; returns a function that stops after the jobs in hand finish.
+ * cross-tenant: the job queue is shared by every tenant; jobs are found by id, lease and status.
+ */
 export function startWorker(db: Db, options: WorkerOptions = {}) {
   const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
   const concurrency = options.concurrency ?? 2;
@@ -249,7 +261,10 @@ async function scheduleRecurring(db: Db, now = Date.now()) {
   }
 }
 
-/** Delete finished jobs older than `maxAgeMs` (they only serve as history). */
+/**
+ * Delete finished jobs older than `maxAgeMs` (they only serve as history).
+ * cross-tenant: housekeeping of the queue shared by every tenant, by status and age alone.
+ */
 export async function pruneFinishedJobs(db: Db, maxAgeMs: number, now = new Date()) {
   await db
     .delete(jobs)

@@ -105,6 +105,7 @@ type BillingJson = { trialEndsAt: string; trialPeriodOver: boolean; subscription
  * page instead of three, which is most of a signed-in page's database time on the embedded
  * database. Scalar subqueries instead of a join: on PGlite, planning the join cost more than the
  * lookups themselves.
+ * cross-tenant: a session is found by the hash of its secret token, which is what tells us the tenant.
  */
 function sessionLookupQuery(db: Db) {
   return db
@@ -148,6 +149,7 @@ function sessionLookup(db: Db) {
  * The user behind a session token, or null when it is unknown, revoked, or past its idle or
  * absolute expiry. A live session has its idle window renewed from its row (the server-side
  * form of seed §8's refresh-once rule); an expired one is never revived.
+ * cross-tenant: a session is found by the hash of its secret token, which is what tells us the tenant.
  */
 export async function resolveSession(db: Db, token: string, now = new Date()): Promise<SessionUser | null> {
   const id = sha256(token);
@@ -186,7 +188,10 @@ function toChromeBilling(json: BillingJson): ChromeBilling {
   };
 }
 
-/** Renew the idle window now (the inactivity modal's Reset). */
+/**
+ * Renew the idle window now (the inactivity modal's Reset).
+ * cross-tenant: the session id is the hash of the caller's own secret token.
+ */
 export async function touchSession(db: Db, sessionId: string, now = new Date()) {
   const { idleMs } = windows();
   const [row] = await db
@@ -200,11 +205,15 @@ export async function touchSession(db: Db, sessionId: string, now = new Date()) 
   return row?.idleExpiresAt ?? null;
 }
 
+/** Sign out one session. cross-tenant: the session id is the hash of the caller's own secret token. */
 export async function revokeSession(db: Db, sessionId: string, now = new Date()) {
   await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId));
 }
 
-/** Sign out everywhere: every live session of the user. */
+/**
+ * Sign out everywhere: every live session of the user.
+ * cross-tenant: every session of one user, by their own id (the user belongs to exactly one tenant).
+ */
 export async function revokeAllSessions(db: Db, userId: string, now = new Date()) {
   const revoked = await db
     .update(sessions)

@@ -208,7 +208,7 @@ export async function selectQuote(ctx: TenantContext, quoteId: string) {
   const now = clock(ctx);
   await ctx.db.transaction(async (tx) => {
     await tx.update(quotes).set({ selected: false }).where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.remarketId, remarket.id)));
-    await tx.update(quotes).set({ selected: true, updatedAt: now }).where(eq(quotes.id, quote.id));
+    await tx.update(quotes).set({ selected: true, updatedAt: now }).where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.id, quote.id)));
     await tx
       .update(remarkets)
       .set({ status: "closed", outcome, selectedQuoteId: quote.id, boundPremium: quote.premium, premiumSaved: saved, closedAt: now, closedBy: ctx.userId })

@@ -100,7 +100,7 @@ export async function remarketPolicy(ctx: TenantContext, policyId: string) {
       throw new ServiceError(refusal.message, refusal.status);
     }
     if (usage.quotaYear !== allowance.quotaYear) {
-      await tx.update(remarkets).set({ quotaYear: usage.quotaYear }).where(eq(remarkets.id, remarket.id));
+      await tx.update(remarkets).set({ quotaYear: usage.quotaYear }).where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.id, remarket.id)));
     }
 
     if (flag) {

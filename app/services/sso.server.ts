@@ -86,6 +86,7 @@ async function fetchProfile(provider: OidcProviderConfig, discovery: Discovery, 
 /**
  * A known identity signs in; an unknown one links to the account with its (verified) e-mail,
  * or creates a user and a tenant for a first-time visitor.
+ * cross-tenant: sign-in, before any tenant is known: the account is updated by its own id.
  */
 export async function signInWithSso(db: Db, profile: SsoProfile, now = new Date()): Promise<AuthedUser> {
   const [linked] = await db

@@ -155,7 +155,7 @@ export async function setTenantFlag(db: Db, actor: StaffActor, tenantId: string,
   });
 }
 
-/** The latest staff actions, for the admin page. */
+/** The latest staff actions, for the admin page. cross-tenant: internal staff (requireStaff) see every agency's. */
 export async function listStaffAudit(db: Db, limit = 25) {
   return db
     .select({

@@ -43,6 +43,7 @@ export type EventOutcome = ApplyOutcome | "duplicate";
  * Apply one verified event, once: its id is recorded in the same transaction as its effect, so
  * a replay is acknowledged without effect and a failure leaves nothing recorded (Stripe retries).
  * Ordering: every write compares the event's creation time with the stored state's.
+ * cross-tenant: a verified Stripe event is recorded by its own id; it names its tenant, not us.
  */
 export async function handleStripeEvent(db: Db, event: Stripe.Event): Promise<EventOutcome> {
   const at = new Date(event.created * 1000);
@@ -119,6 +120,7 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event, at: Date): Promise<Ap
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** cross-tenant: a verified Stripe event names a Stripe customer; this finds which tenant it is. */
 async function tenantByCustomer(tx: DbOrTx, customerId: string | null) {
   if (!customerId) return null;
   const [row] = await tx
@@ -128,6 +130,7 @@ async function tenantByCustomer(tx: DbOrTx, customerId: string | null) {
   return row?.tenantId ?? null;
 }
 
+/** cross-tenant: a verified Stripe event names a payment method; this finds which tenant it is. */
 async function tenantByPaymentMethod(tx: DbOrTx, providerId: string) {
   const [row] = await tx
     .select({ tenantId: billingPaymentMethods.tenantId })

@@ -81,7 +81,10 @@ export async function revokeInvitation(ctx: TenantContext, invitationId: string)
   if (revoked.length === 0) throw new NotFoundError("Invitation not found");
 }
 
-/** The open invitation behind a token, or null when unknown, used, revoked or expired. */
+/**
+ * The open invitation behind a token, or null when unknown, used, revoked or expired.
+ * cross-tenant: the invitee has no session yet; the secret token's hash names the invitation and its tenant.
+ */
 export async function findInvitation(db: Db, token: string, now = new Date()) {
   const [row] = await db
     .select({ id: invitations.id, tenantId: invitations.tenantId, email: invitations.email, role: invitations.role })
@@ -114,7 +117,7 @@ export async function acceptInvitation(
     const taken = await tx
       .update(invitations)
       .set({ acceptedAt: now })
-      .where(and(eq(invitations.id, invitation.id), isNull(invitations.acceptedAt)))
+      .where(and(eq(invitations.tenantId, invitation.tenantId), eq(invitations.id, invitation.id), isNull(invitations.acceptedAt)))
       .returning({ id: invitations.id });
     if (taken.length === 0) throw new ServiceError("This invitation has already been used.", 409);
     const [user] = await tx

@@ -13,7 +13,14 @@ describe("formatNumber (seed §5)", () => {
     [1234567, "1,234,567"],
     ["1234.56", "1,235"],
     [-9876.4, "-9,876"],
-  ])("%s → %j", (input, expected) => {
+    // Whitespace is not a number (Number("  ") would say 0), nor is anything but a number or a numeric string.
+    ["  ", ""],
+    ["\t\n", ""],
+    [" 12 ", "12"],
+    [[], ""],
+    [[5], ""],
+    [{}, ""],
+  ])("%j → %j", (input, expected) => {
     expect(formatNumber(input)).toBe(expected);
   });
 
@@ -25,6 +32,7 @@ describe("formatNumber (seed §5)", () => {
   test("money keeps the sign before the dollar", () => {
     expect(formatMoney(-1500)).toBe("-$1,500");
     expect(formatMoney("")).toBe("");
+    expect(formatMoney("   ")).toBe("");
   });
 });
 
@@ -33,6 +41,11 @@ describe("periodToCode (seed §5)", () => {
     ["12 months", "yr"],
     ["1 year", "yr"],
     ["6 months", "6m"],
+    // Labels are compared without regard to case or surrounding spaces.
+    ["12 Months", "yr"],
+    ["6 MONTHS", "6m"],
+    ["1 Year", "yr"],
+    ["  6 months  ", "6m"],
     ["", "fallback"],
     [undefined, "fallback"],
     ["quarterly", "fallback"],

@@ -5,11 +5,22 @@ import { differenceInCalendarMonths, isValid, parse, parseISO } from "date-fns";
  * with a fixed number of decimals (default 0).
  */
 export function formatNumber(value: unknown, decimals = 0): string {
-  if (value === null || value === undefined || value === "") return "";
-  if (typeof value === "boolean") return "";
-  const num = typeof value === "number" ? value : Number(String(value).trim());
-  if (!Number.isFinite(num)) return "";
+  const num = numericValue(value);
+  if (num === null) return "";
   return numberFormat(decimals).format(num);
+}
+
+/**
+ * A number, numeric text or a bigint as a finite number; null for anything else. Number() alone
+ * would read blank text ("  ") and an empty list as 0, which seed §5 counts as non-numeric.
+ */
+export function numericValue(value: unknown): number | null {
+  let num: number;
+  if (typeof value === "number") num = value;
+  else if (typeof value === "bigint") num = Number(value);
+  else if (typeof value === "string" && value.trim() !== "") num = Number(value.trim());
+  else return null;
+  return Number.isFinite(num) ? num : null;
 }
 
 const numberFormats = new Map<number, Intl.NumberFormat>();

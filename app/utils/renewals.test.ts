@@ -30,12 +30,14 @@ describe("cached formatters", () => {
   test("match utils/format.ts", async () => {
     const format = await import("./format");
     const { formatMoney, formatNumber, shortDate } = await import("./renewals");
-    for (const v of [0, 1234.5, -987.654, "12", "", null, undefined, "n/a", 1e9]) {
+    for (const v of [0, 1234.5, -987.654, "12", "", "  ", " 7 ", [], {}, null, undefined, "n/a", 1e9]) {
       for (const d of [0, 1, 2]) {
         expect(formatNumber(v, d)).toBe(format.formatNumber(v, d));
         expect(formatMoney(v, d)).toBe(format.formatMoney(v, d));
       }
     }
+    expect(formatNumber("  ")).toBe("");
+    expect(formatMoney("\t")).toBe("");
     expect(shortDate("2026-03-01")).toBe("1 Mar 2026");
     expect(shortDate("2027-12-31")).toBe("31 Dec 2027");
   });

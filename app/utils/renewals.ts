@@ -1,4 +1,5 @@
 import type { FlagWhy } from "~/db/schema/renewals";
+import { numericValue } from "./format";
 // Same output as formatNumber / formatMoney (utils/format.ts), with the Intl formatters cached:
 // toLocaleString builds a new formatter per call (~30 µs), and a worklist page makes hundreds.
 const formatters = new Map<number, Intl.NumberFormat>();
@@ -13,9 +14,8 @@ function numberFormat(decimals: number) {
 
 /** formatNumber with a cached formatter: '' for missing or non-numeric input. */
 export function formatNumber(value: unknown, decimals = 0): string {
-  if (value === null || value === undefined || value === "" || typeof value === "boolean") return "";
-  const num = typeof value === "number" ? value : Number(String(value).trim());
-  if (!Number.isFinite(num)) return "";
+  const num = numericValue(value);
+  if (num === null) return "";
   return numberFormat(decimals).format(num);
 }
 

@@ -20,7 +20,8 @@ export function seal(value: unknown, context: string, key = getEnv().encryptionK
 export function unseal<T = unknown>(sealed: string, context: string, key = getEnv().encryptionKey): T {
   const [version, iv, tag, body] = sealed.split(".");
   if (version !== VERSION || !iv || !tag || body === undefined) throw new Error("Unknown sealed format");
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+  // The full 16-byte tag only: GCM would accept a truncated one (as short as 4 bytes), which is forgeable.
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"), { authTagLength: 16 });
   decipher.setAAD(Buffer.from(context));
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   const text = Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");

@@ -17,7 +17,8 @@ export function sealSecret(plain: string, key = getEnv().encryptionKey) {
 export function openSecret(sealed: string, key = getEnv().encryptionKey) {
   const [version, iv, tag, body] = sealed.split(":");
   if (version !== VERSION || !iv || !tag || body === undefined) throw new Error("Unrecognised sealed secret");
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+  // The full 16-byte tag only: GCM would accept a truncated one (as short as 4 bytes), which is forgeable.
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"), { authTagLength: 16 });
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
 }

@@ -35,6 +35,17 @@ export async function createTestTenant(options: { name?: string; role?: "admin" 
   return { db, tenant, user, ctx };
 }
 
+/** Another user (a colleague) in an existing tenant, with its service context. */
+export async function addTestUser(tenantId: string, options: { role?: "admin" | "staff"; name?: string } = {}) {
+  const db = await getDb();
+  const [user] = await db
+    .insert(users)
+    .values({ tenantId, email: uniqueEmail("colleague"), name: options.name ?? "Test Colleague", role: options.role ?? "staff", emailVerifiedAt: new Date() })
+    .returning({ id: users.id, email: users.email, tenantId: users.tenantId, name: users.name });
+  const ctx: TenantContext = { db, tenantId, userId: user.id, role: options.role ?? "staff" };
+  return { user, ctx };
+}
+
 /** A Cookie header for a signed-in session of `user`. */
 export async function sessionCookieFor(user: { id: string; tenantId: string }) {
   const db = await getDb();

@@ -7,9 +7,11 @@ export type ZipEntryInput = {
   declaredSize?: number;
   /** Already-deflated bytes plus their true size and CRC (for huge bombs built in pieces). */
   raw?: { deflated: Buffer; size: number; crc: number };
+  /** Store the bytes as they are (compression method 0) instead of deflating them. */
+  store?: boolean;
 };
 
-/** A minimal zip writer for test fixtures (xlsx/docx files and zip bombs). Deflate only. */
+/** A minimal zip writer for test fixtures (xlsx/docx files and zip bombs): deflated or stored entries. */
 export function makeZip(entries: ZipEntryInput[]) {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
@@ -17,14 +19,15 @@ export function makeZip(entries: ZipEntryInput[]) {
   for (const entry of entries) {
     const name = Buffer.from(entry.name, "utf8");
     const data = typeof entry.data === "string" ? Buffer.from(entry.data, "utf8") : entry.data;
-    const deflated = entry.raw?.deflated ?? deflateRawSync(data);
+    const method = entry.store ? 0 : 8;
+    const deflated = entry.store ? data : (entry.raw?.deflated ?? deflateRawSync(data));
     const crc = entry.raw?.crc ?? crc32(data);
     const size = entry.declaredSize ?? entry.raw?.size ?? data.length;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE(0, 6);
-    local.writeUInt16LE(8, 8);
+    local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc >>> 0, 14);
     local.writeUInt32LE(deflated.length, 18);
     local.writeUInt32LE(size >>> 0, 22);
@@ -34,7 +37,7 @@ export function makeZip(entries: ZipEntryInput[]) {
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc >>> 0, 16);
     central.writeUInt32LE(deflated.length, 20);
     central.writeUInt32LE(size >>> 0, 24);
@@ -62,7 +65,16 @@ function columnName(i: number) {
 }
 
 /** A small .xlsx: one entry per sheet; strings inline, numbers as numbers, Dates as styled serials. */
-export function makeXlsx(sheets: { name: string; rows: (string | number | boolean | Date | null)[][] }[], extra: { sheetXml?: Record<number, string> } = {}) {
+export function makeXlsx(
+  sheets: { name: string; rows: (string | number | boolean | Date | null)[][] }[],
+  extra: {
+    sheetXml?: Record<number, string>;
+    /** Stored (uncompressed) parts instead of deflated ones. */
+    store?: boolean;
+    /** The workbook part after the sheets, as ExcelJS and others write it (Excel writes it first). */
+    workbookLast?: boolean;
+  } = {},
+) {
   const workbook = `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>${sheets
     .map((s, i) => `<sheet name="${esc(s.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`)
     .join("")}</sheets></workbook>`;
@@ -86,11 +98,14 @@ export function makeXlsx(sheets: { name: string; rows: (string | number | boolea
             .join("")}</row>`,
       )
       .join("")}</sheetData></worksheet>`;
-  return makeZip([
+  const workbookPart = { name: "xl/workbook.xml", data: workbook };
+  const parts = [
     { name: "[Content_Types].xml", data: `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>` },
-    { name: "xl/workbook.xml", data: workbook },
+    ...(extra.workbookLast ? [] : [workbookPart]),
     { name: "xl/_rels/workbook.xml.rels", data: rels },
     { name: "xl/styles.xml", data: styles },
     ...sheets.map((s, i) => ({ name: `xl/worksheets/sheet${i + 1}.xml`, data: extra.sheetXml?.[i] ?? sheetXml(s.rows) })),
-  ]);
+    ...(extra.workbookLast ? [workbookPart] : []),
+  ];
+  return makeZip(parts.map((part) => ({ ...part, store: extra.store })));
 }

@@ -1,11 +1,29 @@
+import { randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { Readable } from "node:stream";
-import { readCsvBatches, type CsvRecord } from "./csv-reader.server";
+import { pipeline } from "node:stream/promises";
+import { getEnv } from "~/env.server";
+import { UnreadableFileError } from "~/services/eda/errors";
+import type { Cell } from "~/services/eda/profiler";
+import { readWorkbookIndex, sheetRows, type WorkbookIndex } from "~/services/eda/xlsx.server";
+import { openZip, type ZipReader } from "~/services/eda/zip.server";
 import type { SourceRow } from "~/services/mapping/transform";
+import { readCsvBatches, type CsvRecord } from "./csv-reader.server";
 import { ConnectorError, UnreadableExportError, type Connector, type SourceValue } from "./types";
 
 // The file connector: an uploaded export (CSV or XLSX) read as a stream, page by page, so a
 // 100 000-row export never sits in memory. Handles a UTF-8 BOM, ; or tab delimiters, title rows
 // above the header, blank lines, ragged rows, blank or repeated headers.
+//
+// XLSX goes through the same reader as the files' EDA report (services/eda): the archive is read
+// by random access, the workbook part, shared strings and styles first, then one sheet's XML as a
+// stream, with the zip-bomb caps. (ExcelJS's streaming reader, used before, parsed the archive in
+// one pass and lost the parts its unzipper read while it was busy with a sheet: a workbook whose
+// workbook part comes after the sheets failed with "Cannot read properties of undefined (reading
+// 'sheets')" or came back with sheets missing, every time with stored parts, now and then under load.)
 
 export type FileFormat = "csv" | "xlsx";
 
@@ -18,9 +36,16 @@ export function fileFormatFor(fileName: string): FileFormat | null {
 
 type RawRow = CsvRecord;
 
-export function createFileConnector(input: { open: () => Promise<Readable>; format: FileFormat; fileName: string }): Connector {
+export function createFileConnector(input: {
+  open: () => Promise<Readable>;
+  format: FileFormat;
+  fileName: string;
+  /** The file on this machine's disk, when storage keeps it there (saves copying an XLSX to a temporary file). */
+  localPath?: () => string | null;
+}): Connector {
   const { open, format, fileName } = input;
   const csvObject = "rows";
+  const workbook = () => openWorkbook(open, input.localPath?.() ?? null);
 
   // Rows travel in batches (a chunk of the file, or a run of sheet rows) and are turned into
   // records synchronously: no async step per row (memory: see docs/decisions/connections-import.md).
@@ -29,7 +54,7 @@ export function createFileConnector(input: { open: () => Promise<Readable>; form
       if (object !== csvObject) throw new ConnectorError(`Unknown object ${object}`);
       yield* csvBatches(open, await sniffDelimiter(open));
     } else {
-      yield* xlsxBatches(await open(), object);
+      yield* xlsxBatches(await workbook(), object);
     }
   }
 
@@ -79,7 +104,12 @@ export function createFileConnector(input: { open: () => Promise<Readable>; form
   return {
     async listObjects() {
       if (format === "csv") return [{ name: csvObject, label: fileName }];
-      return (await xlsxSheetNames(await open())).map((name) => ({ name, label: `${fileName} — ${name}` }));
+      const opened = await workbook();
+      try {
+        return opened.book.refs.map((ref) => ({ name: ref.name, label: `${fileName} — ${ref.name}` }));
+      } finally {
+        await opened.close();
+      }
     },
 
     async listAttributes(object) {
@@ -173,104 +203,71 @@ async function* csvBatches(open: () => Promise<Readable>, delimiter: string): As
   yield* readCsvBatches(await open(), delimiter);
 }
 
-type Reader = AsyncIterable<WorksheetLike>;
-type WorksheetLike = AsyncIterable<{ number: number; values: unknown }> & { name?: string; id?: number };
+type OpenWorkbook = { zip: ZipReader; book: WorkbookIndex; close: () => Promise<void> };
 
-async function workbookReader(stream: Readable) {
-  // Loaded on demand: ExcelJS is large and CSV imports never need it.
-  const { default: ExcelJS } = await import("exceljs");
-  return new ExcelJS.stream.xlsx.WorkbookReader(stream, {
-    entries: "emit",
-    sharedStrings: "cache",
-    styles: "cache",
-    hyperlinks: "ignore",
-    worksheets: "emit",
-  }) as unknown as Reader;
+/** An XLSX opened for random access: the stored file itself, or the upload copied to a temporary file. */
+async function openWorkbook(open: () => Promise<Readable>, localPath: string | null): Promise<OpenWorkbook> {
+  const env = getEnv();
+  const temp = localPath ? null : path.join(os.tmpdir(), `remarket-import-${randomUUID()}.xlsx`);
+  const removeTemp = async () => {
+    if (temp) await fs.rm(temp, { force: true });
+  };
+  try {
+    if (temp) await pipeline(await open(), createWriteStream(temp));
+    const zip = await openZip(localPath ?? temp!, env.XLSX_MAX_UNCOMPRESSED_BYTES);
+    try {
+      const book = await readWorkbookIndex(zip, env.EDA_MAX_ROW_BYTES);
+      const close = async () => {
+        zip.close();
+        await removeTemp();
+      };
+      return { zip, book, close };
+    } catch (error) {
+      zip.close();
+      throw error;
+    }
+  } catch (error) {
+    await removeTemp();
+    throw connectorError(error);
+  }
 }
 
 /**
- * The workbook's sheets; the zip and XML readers' own failures (garbage bytes named .xlsx, a file
- * cut off) become UnreadableExportError, a 4xx for the user instead of a 500.
+ * A file that cannot be read is the source's problem, said in its own words: garbage bytes named
+ * .xlsx or a file cut off become UnreadableExportError, a 4xx for the user instead of a 500.
  */
-async function* workbookSheets(stream: Readable): AsyncIterable<WorksheetLike> {
-  try {
-    for await (const sheet of await workbookReader(stream)) yield readingRows(sheet);
-  } catch (error) {
-    throw unreadableWorkbook(error);
-  }
-}
-
-function readingRows(sheet: WorksheetLike): WorksheetLike {
-  return Object.assign(
-    (async function* () {
-      try {
-        yield* sheet;
-      } catch (error) {
-        throw unreadableWorkbook(error);
-      }
-    })(),
-    { name: sheet.name, id: sheet.id },
-  );
-}
-
-function unreadableWorkbook(error: unknown) {
-  if (error instanceof ConnectorError) return error;
-  return new UnreadableExportError("The workbook could not be read: it is not a valid .xlsx file, or it is damaged.");
-}
-
-async function xlsxSheetNames(stream: Readable) {
-  const names: string[] = [];
-  for await (const sheet of workbookSheets(stream)) {
-    names.push(sheetName(sheet, names.length));
-    // Drain the sheet so the reader can move on to the next one.
-    for await (const _row of sheet) void _row;
-  }
-  return names;
-}
-
-function sheetName(sheet: WorksheetLike, index: number) {
-  return sheet.name || `Sheet${sheet.id ?? index + 1}`;
+function connectorError(error: unknown) {
+  return error instanceof UnreadableFileError ? new UnreadableExportError(error.message) : error;
 }
 
 const XLSX_BATCH = 500;
 
-async function* xlsxBatches(stream: Readable, object: string): AsyncIterable<RawRow[]> {
-  let index = 0;
-  for await (const sheet of workbookSheets(stream)) {
-    const name = sheetName(sheet, index++);
-    if (name !== object) {
-      for await (const _row of sheet) void _row;
-      continue;
-    }
+async function* xlsxBatches(opened: OpenWorkbook, object: string): AsyncIterable<RawRow[]> {
+  try {
+    const ref = opened.book.refs.find((r) => r.name === object);
+    if (!ref) throw new ConnectorError(`The workbook has no sheet named ${object}`);
     let batch: RawRow[] = [];
-    for await (const row of sheet) {
-      const values = Array.isArray(row.values) ? (row.values as unknown[]).slice(1) : [];
-      batch.push({ line: row.number, cells: Array.from(values, cellText) });
+    for await (const rows of sheetRows(opened.zip, ref, opened.book, getEnv().EDA_MAX_ROW_BYTES)) {
+      for (const row of rows) batch.push({ line: row.index + 1, cells: Array.from(row.cells, cellText) });
       if (batch.length >= XLSX_BATCH) {
         yield batch;
         batch = [];
       }
     }
     if (batch.length > 0) yield batch;
-    return;
+  } catch (error) {
+    throw connectorError(error);
+  } finally {
+    await opened.close();
   }
-  throw new ConnectorError(`The workbook has no sheet named ${object}`);
 }
 
-/** An Excel cell as the text a CSV export would have held. */
-export function cellText(value: unknown): string {
+/** An Excel cell as the text a CSV export would have held (a date without a time as yyyy-mm-dd). */
+export function cellText(value: Cell): string {
   if (value === null || value === undefined) return "";
   if (value instanceof Date) {
     const iso = value.toISOString();
     return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
-  }
-  if (typeof value === "object") {
-    const v = value as Record<string, unknown>;
-    if (Array.isArray(v.richText)) return (v.richText as { text: string }[]).map((r) => r.text).join("");
-    if ("result" in v) return cellText(v.result);
-    if (typeof v.text === "string") return v.text;
-    if ("error" in v) return "";
-    return "";
   }
   return String(value);
 }

@@ -1,7 +1,7 @@
 import { UnreadableFileError } from "./errors";
 import { ProfileLimitError, SheetProfiler, type Cell } from "./profiler";
 import type { TableOptions } from "./csv.server";
-import { readXml } from "./xml.server";
+import { parseXml, readXml, type XmlHandlers } from "./xml.server";
 import type { ZipReader } from "./zip.server";
 import type { SheetProfile } from "./types";
 
@@ -10,20 +10,15 @@ export const EXCEL_MAX_COLUMNS = 16_384;
 const MAX_SHARED_STRING_CHARS = 64 * 1024 * 1024;
 const MAX_SHEETS = 100;
 
-type SheetRef = { name: string; path: string };
+export type SheetRef = { name: string; path: string };
 
 /** Profile every sheet of an .xlsx workbook, streaming each sheet's XML. */
 export async function profileXlsx(zip: ZipReader, options: Omit<TableOptions, "name" | "delimiter" | "encoding">): Promise<SheetProfile[]> {
-  const sheets = await readWorkbook(zip, options.maxRowBytes);
-  if (sheets.refs.length === 0) throw new UnreadableFileError("The workbook has no sheets");
-  if (sheets.refs.length > MAX_SHEETS) throw new UnreadableFileError(`The workbook has more than ${MAX_SHEETS} sheets`);
-  const strings = zip.has("xl/sharedStrings.xml") ? await readSharedStrings(zip, options.maxRowBytes) : [];
-  const dateStyles = zip.has("xl/styles.xml") ? await readDateStyles(zip, options.maxRowBytes) : new Set<number>();
+  const book = await readWorkbookIndex(zip, options.maxRowBytes);
   const results: SheetProfile[] = [];
   let rowsBefore = 0;
-  for (const ref of sheets.refs) {
-    if (!zip.has(ref.path)) throw new UnreadableFileError(`The workbook is missing the sheet ${ref.name}`);
-    const profile = await profileSheet(zip, ref, strings, dateStyles, sheets.date1904, {
+  for (const ref of book.refs) {
+    const profile = await profileSheet(zip, ref, book, {
       ...options,
       onProgress: options.onProgress ? (rows) => options.onProgress!(rowsBefore + rows) : undefined,
     });
@@ -31,6 +26,22 @@ export async function profileXlsx(zip: ZipReader, options: Omit<TableOptions, "n
     results.push(profile);
   }
   return results;
+}
+
+export type WorkbookIndex = { refs: SheetRef[]; date1904: boolean; strings: string[]; dateStyles: Set<number> };
+
+/**
+ * What reading any sheet needs, read first by random access (the workbook part may come last in
+ * the archive): the sheets in order with their parts, the shared strings, the date styles.
+ */
+export async function readWorkbookIndex(zip: ZipReader, maxText: number): Promise<WorkbookIndex> {
+  const { refs, date1904 } = await readWorkbook(zip, maxText);
+  if (refs.length === 0) throw new UnreadableFileError("The workbook has no sheets");
+  if (refs.length > MAX_SHEETS) throw new UnreadableFileError(`The workbook has more than ${MAX_SHEETS} sheets`);
+  for (const ref of refs) if (!zip.has(ref.path)) throw new UnreadableFileError(`The workbook is missing the sheet ${ref.name}`);
+  const strings = zip.has("xl/sharedStrings.xml") ? await readSharedStrings(zip, maxText) : [];
+  const dateStyles = zip.has("xl/styles.xml") ? await readDateStyles(zip, maxText) : new Set<number>();
+  return { refs, date1904, strings, dateStyles };
 }
 
 async function readWorkbook(zip: ZipReader, maxText: number) {
@@ -147,17 +158,49 @@ function columnIndex(ref: string) {
   return n - 1;
 }
 
-async function profileSheet(
-  zip: ZipReader,
-  ref: SheetRef,
-  strings: string[],
-  dateStyles: Set<number>,
-  date1904: boolean,
-  options: Omit<TableOptions, "name" | "delimiter" | "encoding">,
-) {
+async function profileSheet(zip: ZipReader, ref: SheetRef, book: WorkbookIndex, options: Omit<TableOptions, "name" | "delimiter" | "encoding">) {
   const profiler = new SheetProfiler(ref.name, { maxColumns: options.maxColumns, dateOrder: options.dateOrder });
   const headerIndex = options.headerRow > 0 ? options.headerRow - 1 : -1;
   let headerDone = headerIndex < 0;
+  const handlers = sheetRowHandlers(ref, book, (rowIndex, row) => {
+    if (rowIndex < headerIndex) return;
+    if (!headerDone) {
+      headerDone = true;
+      profiler.setHeader(row);
+      return;
+    }
+    profiler.addRow(row);
+    if (options.onProgress && profiler.rowCount % 25_000 === 0) options.onProgress(profiler.rowCount);
+  });
+  try {
+    await readXml(await zip.open(ref.path), handlers, options.maxRowBytes, options.signal);
+  } catch (error) {
+    if (error instanceof ProfileLimitError) throw new UnreadableFileError(`${error.message} in sheet ${ref.name}`);
+    throw error;
+  }
+  return profiler.finish();
+}
+
+export type SheetRow = { index: number; cells: Cell[] };
+
+/**
+ * The rows of one sheet (0-based row index, cells by column), read a chunk of XML at a time:
+ * each yield hands over the rows completed in that chunk (often none), so a 100 000-row sheet
+ * never sits in memory. Rows without a value are left out.
+ */
+export async function* sheetRows(zip: ZipReader, ref: SheetRef, book: WorkbookIndex, maxTextBytes: number, signal?: AbortSignal): AsyncGenerator<SheetRow[]> {
+  let done: SheetRow[] = [];
+  const handlers = sheetRowHandlers(ref, book, (index, cells) => done.push({ index, cells }));
+  for await (const _chunk of parseXml(await zip.open(ref.path), handlers, maxTextBytes, signal)) {
+    if (done.length === 0) continue;
+    yield done;
+    done = [];
+  }
+  if (done.length > 0) yield done;
+}
+
+/** SAX handlers that turn a sheet's XML into rows, handing each row with a value to `onRow`. */
+function sheetRowHandlers(ref: SheetRef, book: WorkbookIndex, onRow: (rowIndex: number, row: Cell[]) => void): XmlHandlers {
   let row: Cell[] = [];
   let rowIndex = -1;
   let col = -1;
@@ -167,70 +210,47 @@ async function profileSheet(
   let inValue = false;
   let hasValue = false;
   let cellsInRow = 0;
-
-  const finishRow = () => {
-    if (row.length === 0 || rowIndex < headerIndex) return;
-    if (!headerDone) {
-      headerDone = true;
-      profiler.setHeader(row);
-      return;
-    }
-    profiler.addRow(row);
-    if (options.onProgress && profiler.rowCount % 25_000 === 0) options.onProgress(profiler.rowCount);
+  return {
+    open(name, a) {
+      if (name === "row") {
+        const r = a.r ? Number(a.r) - 1 : rowIndex + 1;
+        rowIndex = r > rowIndex ? r : rowIndex + 1;
+        row = [];
+        col = -1;
+        cellsInRow = 0;
+      } else if (name === "c") {
+        col = a.r ? columnIndex(a.r) : col + 1;
+        cellsInRow++;
+        if (col >= EXCEL_MAX_COLUMNS || cellsInRow > EXCEL_MAX_COLUMNS) {
+          throw new UnreadableFileError(
+            `Too many columns: the sheet ${ref.name} has cells past column ${EXCEL_MAX_COLUMNS.toLocaleString("en-US")} (Excel's limit)`,
+          );
+        }
+        cellType = a.t ?? "n";
+        cellStyle = a.s ? Number(a.s) : 0;
+        value = "";
+        hasValue = false;
+      } else if (name === "v" || (name === "t" && cellType === "inlineStr")) {
+        inValue = true;
+        hasValue = true;
+      }
+    },
+    text(text) {
+      if (inValue) value += text;
+    },
+    close(name) {
+      if (name === "v" || name === "t") inValue = false;
+      else if (name === "c") {
+        if (!hasValue) return;
+        const cell = toCell(cellType, value, cellStyle, book.strings, book.dateStyles, book.date1904);
+        if (cell === null || cell === "") return;
+        while (row.length < col) row.push(null);
+        row[col] = cell;
+      } else if (name === "row" && row.length > 0) {
+        onRow(rowIndex, row);
+      }
+    },
   };
-
-  try {
-    await readXml(
-      await zip.open(ref.path),
-      {
-        open(name, a) {
-          if (name === "row") {
-            const r = a.r ? Number(a.r) - 1 : rowIndex + 1;
-            rowIndex = r > rowIndex ? r : rowIndex + 1;
-            row = [];
-            col = -1;
-            cellsInRow = 0;
-          } else if (name === "c") {
-            col = a.r ? columnIndex(a.r) : col + 1;
-            cellsInRow++;
-            if (col >= EXCEL_MAX_COLUMNS || cellsInRow > EXCEL_MAX_COLUMNS) {
-              throw new UnreadableFileError(
-                `Too many columns: the sheet ${ref.name} has cells past column ${EXCEL_MAX_COLUMNS.toLocaleString("en-US")} (Excel's limit)`,
-              );
-            }
-            cellType = a.t ?? "n";
-            cellStyle = a.s ? Number(a.s) : 0;
-            value = "";
-            hasValue = false;
-          } else if (name === "v" || (name === "t" && cellType === "inlineStr")) {
-            inValue = true;
-            hasValue = true;
-          }
-        },
-        text(text) {
-          if (inValue) value += text;
-        },
-        close(name) {
-          if (name === "v" || name === "t") inValue = false;
-          else if (name === "c") {
-            if (!hasValue) return;
-            const cell = toCell(cellType, value, cellStyle, strings, dateStyles, date1904);
-            if (cell === null || cell === "") return;
-            while (row.length < col) row.push(null);
-            row[col] = cell;
-          } else if (name === "row") {
-            finishRow();
-          }
-        },
-      },
-      options.maxRowBytes,
-      options.signal,
-    );
-  } catch (error) {
-    if (error instanceof ProfileLimitError) throw new UnreadableFileError(`${error.message} in sheet ${ref.name}`);
-    throw error;
-  }
-  return profiler.finish();
 }
 
 function toCell(type: string, raw: string, style: number, strings: string[], dateStyles: Set<number>, date1904: boolean): Cell {

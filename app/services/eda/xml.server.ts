@@ -13,6 +13,14 @@ export type XmlHandlers = {
  * tags may not exceed `maxTextBytes`: a 50 MB cell is refused before it is held in memory.
  */
 export async function readXml(stream: Readable, handlers: XmlHandlers, maxTextBytes: number, signal?: AbortSignal) {
+  for await (const _chunk of parseXml(stream, handlers, maxTextBytes, signal)) void _chunk;
+}
+
+/**
+ * readXml one chunk at a time: the handlers run for the chunk's nodes, then the generator pauses,
+ * so a caller can hand on what they collected (rows) before the next chunk is read.
+ */
+export async function* parseXml(stream: Readable, handlers: XmlHandlers, maxTextBytes: number, signal?: AbortSignal): AsyncGenerator<void> {
   const parser = new SaxesParser({ xmlns: false });
   let failure: Error | null = null;
   parser.on("error", (error) => {
@@ -39,6 +47,7 @@ export async function readXml(stream: Readable, handlers: XmlHandlers, maxTextBy
       }
       parser.write(decoder.decode(chunk, { stream: true }));
       if (failure) throw failure;
+      yield;
     }
     parser.write(decoder.decode());
     parser.close();

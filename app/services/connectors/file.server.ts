@@ -23,7 +23,7 @@ export function createFileConnector(input: { open: () => Promise<Readable>; form
   const csvObject = "rows";
 
   // Rows travel in batches (a chunk of the file, or a run of sheet rows) and are turned into
-  // records synchronously: no async step per row (memory: see docs/decisions/connections-import.md).
+  // records synchronously: no async step per row (memory: see docs/decisions/008-connections-import.md).
   async function* rawBatches(object: string): AsyncIterable<RawRow[]> {
     if (format === "csv") {
       if (object !== csvObject) throw new ConnectorError(`Unknown object ${object}`);

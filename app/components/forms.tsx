@@ -27,3 +27,14 @@ export const PostForm = forwardRef<HTMLFormElement, Omit<FormProps, "method">>(f
     </Form>
   );
 });
+
+/**
+ * The action's conform result when it answers this form, else undefined: on a page with a form
+ * per row, `match` holds the hidden fields that tell the rows apart (the submitted values come
+ * back in the result's `initialValue`).
+ */
+export function resultFor<R extends { initialValue?: Record<string, unknown> | null }>(result: R | undefined, match: Record<string, string>) {
+  const submitted = result?.initialValue;
+  if (!submitted) return undefined;
+  return Object.entries(match).every(([name, value]) => submitted[name] === value) ? result : undefined;
+}

@@ -142,7 +142,8 @@ export default function RemarketPage() {
   // `reason-<id>` / `until-<id>` read their messages (and the typed value) from it.
   const [form] = useForm({ id: "worklist", lastResult: useActionData<typeof action>() });
   const errors = form.allErrors;
-  const entered = (form.initialValue ?? {}) as Record<string, unknown>;
+  // Read only after a refusal: reading conform's value subscribes the page to every keystroke.
+  const entered = (form.status === "error" ? (form.value ?? {}) : {}) as Record<string, unknown>;
   const typed = (name: string) => (typeof entered[name] === "string" ? (entered[name] as string) : "");
   const general = [...(errors[""] ?? []), ...(errors.intent ?? []), ...(errors.ids ?? [])];
   const busy = navigation.state === "submitting";

@@ -162,9 +162,13 @@ describe("wizard guards: a step cannot be entered before the earlier ones are sa
 
   test("a mapping without the required fields is not saved (400 with the missing ones)", async () => {
     const save = makeRequest(`/configure-integration/configuration/${freshId}`, { cookie: ownerCookie, form: { intent: "save", object: "rows", "field:premium": "Written Premium" } });
-    const result = (await mappingRoute.action({ request: save, params: { connectionId: freshId }, context: {} } as never)) as { data: { missing: string[] }; init: { status: number } };
+    const result = (await mappingRoute.action({ request: save, params: { connectionId: freshId }, context: {} } as never)) as unknown as { data: { error: Record<string, string[]> }; init: { status: number } };
     expect(result.init.status).toBe(400);
-    expect(result.data.missing).toEqual(["Customer name", "Policy number", "Line of business", "Carrier", "Effective date", "Expiration date"]);
+    expect(result.data.error[""]).toEqual(["Map the required fields first: Customer name, Policy number, Line of business, Carrier, Effective date, Expiration date."]);
+    // Each missing one is marked on its own select.
+    expect(Object.keys(result.data.error).filter((name) => name.startsWith("field:"))).toEqual(
+      ["customerName", "policyNumber", "lineOfBusiness", "carrier", "effectiveDate", "expirationDate"].map((key) => `field:${key}`),
+    );
   });
 
   test("prediction and task creation: refused values come back on their fields; saved ones move on", async () => {
@@ -193,6 +197,14 @@ describe("wizard guards: a step cannot be entered before the earlier ones are sa
     expect(stranger.data.error).toEqual({ fixedEmployeeAccountId: ["Choose one of the listed employees."] });
     const blankName = await tasks({ intent: "add", kind: "work_group", code: "WG9", label: " " });
     expect(blankName).toMatchObject({ init: { status: 400 }, data: { error: { label: ["Enter a name."] }, initialValue: { kind: "work_group", code: "WG9" } } });
+  });
+
+  test("filter options: a dimension with nothing ticked is refused with its message, the ticks kept", async () => {
+    const request = makeRequest(`/configure-integration/filter-options/${completedId}`, { cookie: ownerCookie, form: { intent: "save", "offered:states": "TX", "offered:carriers": "Travelers", carriers: "Travelers" } });
+    const result = (await filtersRoute.action({ request, params: { connectionId: completedId }, context: {} } as never)) as unknown as { data: { error: Record<string, string[]>; initialValue: Record<string, unknown> }; init: { status: number } };
+    expect(result.init.status).toBe(400);
+    expect(result.data.error).toEqual({ states: ["Tick at least one of the states."] });
+    expect(result.data.initialValue).toMatchObject({ carriers: "Travelers" });
   });
 
   test("/configuration/filter-options/:id redirects permanently to the canonical path", async () => {

@@ -5,7 +5,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { format } from "date-fns";
 import { z } from "zod";
-import { PostForm, resultFor } from "~/components/forms";
+import { PostForm, resultFor, useFormId } from "~/components/forms";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
@@ -213,8 +213,12 @@ function RowNumberForm({
   className: string;
   children: ReactNode;
 }) {
-  const lastResult = resultFor(useActionData<typeof action>(), { tenantId, intent });
-  const [form, fields] = useForm({ id: `${intent}-${tenantId}`, lastResult, defaultValue: { [name]: String(defaultValue) } });
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: useFormId(`${intent}-${tenantId}`, actionData),
+    lastResult: resultFor(actionData, { tenantId, intent }),
+    defaultValue: { [name]: String(defaultValue) },
+  });
   const field = fields[name];
   const message = field.errors?.[0] ?? form.errors?.[0] ?? Object.values(form.allErrors).flat()[0] ?? null;
   return (

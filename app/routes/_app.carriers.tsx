@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { PostForm, resultFor } from "~/components/forms";
+import { PostForm, resultFor, useFormId } from "~/components/forms";
 import { Card, FilterSelect, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { AlertPill, Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
@@ -216,12 +216,12 @@ type MyCarrier = ReturnType<typeof useLoaderData<typeof loader>>["mine"][number]
 function CarrierEditor({ carrier: c }: { carrier: MyCarrier }) {
   const lastResult = useActionData<typeof action>();
   const [numbers, numberFields] = useForm({
-    id: `numbers-${c.id}`,
+    id: useFormId(`numbers-${c.id}`, lastResult),
     lastResult: resultFor(lastResult, { id: c.id, intent: "numbers" }),
     defaultValue: { agencyCode: c.agencyCode ?? "", producerCode: c.producerCode ?? "" },
   });
   const [credentials, credentialFields] = useForm({
-    id: `credentials-${c.id}`,
+    id: useFormId(`credentials-${c.id}`, lastResult),
     lastResult: resultFor(lastResult, { id: c.id, intent: "credentials" }),
     defaultValue: { username: c.portalUsername ?? "", password: "" },
   });

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { PostForm, resultFor } from "~/components/forms";
+import { PostForm, resultFor, useFormId } from "~/components/forms";
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { ErrorList } from "~/components/ui/field";
@@ -203,9 +203,10 @@ function CodeSelect({ label, props, options }: { label: string; props: ReturnTyp
 
 /** A connector list kept by hand: remove an entry, or add one (its refused input comes back with the message). */
 function OptionList({ title, kind, items, withEmail, withCode }: { title: string; kind: (typeof KINDS)[number]; items: { id: string; text: string }[]; withEmail?: boolean; withCode?: boolean }) {
+  const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({
-    id: `add-${kind}`,
-    lastResult: resultFor(useActionData<typeof action>(), { intent: "add", kind }),
+    id: useFormId(`add-${kind}`, actionData),
+    lastResult: resultFor(actionData, { intent: "add", kind }),
     defaultValue: { code: "", label: "", email: "" },
   });
   const input = "block w-full rounded-md px-2 py-1 text-sm ring-1 ring-slate-300 dark:bg-slate-900";

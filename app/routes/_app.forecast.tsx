@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
 import { BarChart } from "~/components/bar-chart";
-import { PostForm, resultFor } from "~/components/forms";
+import { PostForm, resultFor, useFormId } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { Card, ChangeText, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { Notice } from "~/components/ui/alert-pill";
@@ -98,14 +98,15 @@ export default function ForecastPage() {
   const navigation = useNavigation();
   const [params] = useSearchParams();
   const wi = whatIf?.input ?? objectPreference;
+  const actionData = useActionData<typeof action>();
   const [whatIfForm, whatIfFields] = useForm({
-    id: "what-if",
+    id: useFormId("what-if", whatIfResult),
     lastResult: whatIfResult,
     defaultValue: { forecastObjectId: whatIfObject, ...settingsValues(wi) },
   });
   const [preferenceForm, preferenceFields] = useForm({
-    id: "preferences",
-    lastResult: resultFor(useActionData<typeof action>(), { intent: "save" }),
+    id: useFormId("preferences", actionData),
+    lastResult: resultFor(actionData, { intent: "save" }),
     defaultValue: { forecastObjectId: ALL_LINES, ...settingsValues(preference), excludeFirstTerm: preference.excludeFirstTerm ? "on" : "", excludeZeroPremium: preference.excludeZeroPremium ? "on" : "" },
   });
   const objectLabel = (id: string) => (id === ALL_LINES ? "all lines" : id);

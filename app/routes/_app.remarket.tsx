@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
-import { PostForm } from "~/components/forms";
+import { PostForm, useFormId } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { Card, FilterSelect, inputClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { Notice } from "~/components/ui/alert-pill";
@@ -140,7 +140,8 @@ export default function RemarketPage() {
   const navigation = useNavigation();
   // The whole table is one form, so one conform form: the toolbar's fields and every row's
   // `reason-<id>` / `until-<id>` read their messages (and the typed value) from it.
-  const [form] = useForm({ id: "worklist", lastResult: useActionData<typeof action>() });
+  const lastResult = useActionData<typeof action>();
+  const [form] = useForm({ id: useFormId("worklist", lastResult), lastResult });
   const errors = form.allErrors;
   // Read only after a refusal: reading conform's value subscribes the page to every keystroke.
   const entered = (form.status === "error" ? (form.value ?? {}) : {}) as Record<string, unknown>;

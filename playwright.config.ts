@@ -4,6 +4,9 @@ import { defineConfig } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3901);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? `./data/e2e-${PORT}`;
+// The suite builds the app itself, with the test-only routes (BUILD_TEST_ROUTES), beside the
+// production build: `npm run build` never contains the fixtures the suite posts to.
+export const E2E_BUILD_DIR = process.env.E2E_BUILD_DIR ?? `./data/e2e-build-${PORT}`;
 export const BASE_URL = `http://localhost:${PORT}`;
 
 const chromium = {
@@ -46,13 +49,16 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      // A fresh data directory per run: the suite never depends on an earlier run's rows.
-      command: `rm -rf ${DATA_DIR} && node server/index.js`,
+      // A fresh build of this checkout, and a fresh data directory per run: the suite never
+      // depends on an earlier run's build or rows.
+      command: `node_modules/.bin/remix build && rm -rf ${DATA_DIR} && node server/index.js`,
       url: `${BASE_URL}/healthz`,
       reuseExistingServer: false,
-      timeout: 120_000,
+      timeout: 300_000,
       env: {
         NODE_ENV: "production",
+        BUILD_DIR: E2E_BUILD_DIR,
+        BUILD_TEST_ROUTES: "true",
         PORT: String(PORT),
         APP_URL: BASE_URL,
         DATA_DIR,

@@ -10,6 +10,16 @@ export default {
   tailwind: true,
   postcss: true,
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}", "**/__*"],
+  // Routes that only test and benchmark builds mount (BUILD_TEST_ROUTES=true when building): the
+  // Playwright fixtures and the hello-world baseline of bench/ssr.js. A production build has no
+  // module for them at all (tests/unit/production-build.test.ts checks the built manifest).
+  routes: async (defineRoutes) =>
+    process.env.BUILD_TEST_ROUTES === "true"
+      ? defineRoutes((route) => {
+          route("api/test-fixtures", "test-routes/api.test-fixtures.ts");
+          route("bench/hello", "test-routes/bench.hello.tsx");
+        })
+      : {},
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,

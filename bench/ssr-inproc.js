@@ -3,7 +3,7 @@
 // per request. On a shared 2-core machine this moves far less between runs than bench/ssr.js, so
 // it is the one to compare two builds with (an A/B of one change).
 // Usage: node bench/ssr-inproc.js [--rounds 20] [--per-round 200] [--build bench/out/build]
-// Build first (node bench/ssr.js builds into bench/out/build, or BUILD_DIR=… npx remix build).
+// Build first (node bench/ssr.js builds into bench/out/build, or BUILD_TEST_ROUTES=true BUILD_DIR=… npx remix build).
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";

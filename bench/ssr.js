@@ -42,11 +42,11 @@ async function main() {
   const buildDir = path.join(OUT, "build");
   if (!flag("--no-build")) {
     console.info("building (npx remix build)…");
-    const built = spawnSync("npx", ["remix", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, BUILD_DIR: buildDir } });
+    const built = spawnSync("npx", ["remix", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, BUILD_DIR: buildDir, BUILD_TEST_ROUTES: "true" } });
     if (built.status !== 0) throw new Error("remix build failed");
   }
-  const useBuildDir = existsSync(path.join(buildDir, "index.js")) ? buildDir : null;
-  if (!useBuildDir && !existsSync(path.join(ROOT, "build/index.js"))) throw new Error("no build found: run without --no-build");
+  // Only a build made with BUILD_TEST_ROUTES has the hello-world baseline and the fixtures route.
+  if (!existsSync(path.join(buildDir, "index.js"))) throw new Error("no benchmark build in bench/out/build: run without --no-build");
 
   const port = await freePort();
   const dataDir = path.join(OUT, `data-${port}`);
@@ -64,7 +64,7 @@ async function main() {
     RUN_WORKER: flag("--worker") ? "true" : "false",
     ENABLE_TEST_FIXTURES: "true",
     BENCH_ROUTES: "true",
-    ...(useBuildDir ? { BUILD_DIR: useBuildDir } : {}),
+    BUILD_DIR: buildDir,
   };
   // The embedded database is what the issue measures.
   delete env.DATABASE_URL;

@@ -16,7 +16,7 @@ const buildDir = path.join(OUT, "build");
 const dataDir = path.join(OUT, "upload-data");
 
 console.log("building…");
-execFileSync("npx", ["remix", "build"], { env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" }, stdio: "ignore" });
+execFileSync("npx", ["remix", "build"], { env: { ...process.env, BUILD_DIR: buildDir, BUILD_TEST_ROUTES: "true", NODE_ENV: "production" }, stdio: "ignore" });
 rmSync(dataDir, { recursive: true, force: true });
 const server = spawn(process.execPath, ["server/index.js"], {
   env: {

@@ -3,7 +3,7 @@
 // first page with filters timed through the real route (p50/p95 over 200 requests), and EXPLAIN
 // of its queries to show the indexes are used.
 //
-// Usage: npx remix build && node bench/worklist.js [--policies 1000000] [--requests 200] [--keep [--no-recompute]]
+// Usage: BUILD_TEST_ROUTES=true BUILD_DIR=bench/out/build npx remix build && node bench/worklist.js [--policies 1000000] [--requests 200] [--keep [--no-recompute]]
 // Database: BENCH_DATABASE_URL, else DATABASE_URL, else the renewals helper's own database.
 // --keep reuses the data of the previous run (no generation); --no-recompute also skips the forecast.
 import { spawn } from "node:child_process";
@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const BUILD_DIR = path.join(ROOT, "bench/out/build");
 const args = process.argv.slice(2);
 const option = (/** @type {string} */ name, /** @type {number} */ fallback) => {
   const i = args.indexOf(name);
@@ -55,7 +56,8 @@ const day = (/** @type {Date} */ d) => d.toISOString().slice(0, 10);
 const addDays = (/** @type {Date} */ d, /** @type {number} */ n) => new Date(d.getTime() + n * 86_400_000);
 
 async function main() {
-  if (!existsSync(path.join(ROOT, "build/index.js"))) throw new Error("no build: run `npx remix build` first");
+  // A benchmark build (with /bench/hello and the fixtures route), as bench/ssr.js makes it.
+  if (!existsSync(path.join(BUILD_DIR, "index.js"))) throw new Error("no benchmark build: run `BUILD_TEST_ROUTES=true BUILD_DIR=bench/out/build npx remix build` first");
   mkdirSync(path.join(ROOT, "bench/out"), { recursive: true });
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
   console.info(`database ${DATABASE_URL.replace(/:[^:@/]*@/, ":***@")}`);
@@ -148,6 +150,7 @@ async function startServer() {
     env: {
       ...process.env,
       NODE_ENV: "production",
+      BUILD_DIR,
       PORT: String(PORT),
       APP_URL: BASE,
       DATABASE_URL,

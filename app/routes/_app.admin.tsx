@@ -1,17 +1,19 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { format } from "date-fns";
 import { z } from "zod";
-import { PostForm } from "~/components/forms";
+import { PostForm, resultFor, useFormId } from "~/components/forms";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
-import { isServiceError } from "~/services/errors.server";
 import { extendTrial, listStaffAudit, listTenantsWithBilling, setQuotaOverride, setTenantFlag } from "~/services/staff-admin.server";
 import { requireStaff } from "~/utils/auth.server";
 import { KNOWN_FLAGS } from "~/utils/feature-flag-names";
 import { applyFormOnce } from "~/utils/forms.server";
+import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { formatLocalDay } from "~/utils/time-zone";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -51,15 +53,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const auth = await requireStaff(request);
   const formData = await request.formData();
-  const parsed = ActionSchema.safeParse(Object.fromEntries(formData));
-  if (!parsed.success) {
-    const tenantId = String(formData.get("tenantId") ?? "");
-    const intent = String(formData.get("intent") ?? "");
-    // The entered value comes back so the field keeps it (without JavaScript the page re-renders).
-    const value = String(formData.get(intent === "set-quota" ? "quota" : "days") ?? "");
-    return data({ error: { tenantId, intent, value, message: parsed.error.issues[0]?.message ?? "Check the value." } }, { status: 400 });
-  }
-  const input = parsed.data;
+  const submission = parseWithZod(formData, { schema: ActionSchema });
+  if (submission.status !== "success") return replyInvalid(submission);
+  const input = submission.value;
   const db = await getDb();
   const actor = { userId: auth.user.id, email: auth.user.email };
   try {
@@ -78,8 +74,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithToast("/admin", { type: "success", title: "Saved", message });
     });
   } catch (error) {
-    if (isServiceError(error)) throw new Response(error.message, { status: error.status });
-    throw error;
+    return replyWithServiceError(submission, error);
   }
 }
 
@@ -91,10 +86,6 @@ const ACTION_LABELS: Record<string, string> = {
 
 export default function AdminPage() {
   const { tenants, audit } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const error = actionData && "error" in actionData ? actionData.error : null;
-  const errorFor = (tenantId: string, intent: string) => (error?.tenantId === tenantId && error.intent === intent ? error.message : null);
-  const valueFor = (tenantId: string, intent: string, fallback: string | number) => (errorFor(tenantId, intent) !== null ? error!.value : fallback);
   return (
     <div className="space-y-8">
       <h1 className="text-2xl font-bold">Staff admin</h1>
@@ -133,30 +124,18 @@ export default function AdminPage() {
                 <td>{t.users}</td>
                 <td>{t.connections ?? "—"}</td>
                 <td>
-                  <PostForm className="flex items-center gap-1">
-                    <input type="hidden" name="tenantId" value={t.id} />
-                    <label className="sr-only" htmlFor={`days-${t.id}`}>
-                      Days to add for {t.name}
-                    </label>
-                    <input id={`days-${t.id}`} name="days" type="number" min={1} max={365} defaultValue={valueFor(t.id, "extend-trial", 14)} aria-invalid={errorFor(t.id, "extend-trial") ? true : undefined} className="w-16 rounded border border-slate-300 px-1 py-1" />
+                  <RowNumberForm tenantId={t.id} intent="extend-trial" name="days" label={`Days to add for ${t.name}`} defaultValue={14} min={1} max={365} className="w-16">
                     <Button type="submit" name="intent" value="extend-trial" variant="secondary" aria-label={`Extend trial of ${t.name}`}>
                       Extend
                     </Button>
-                  </PostForm>
-                  <RowError message={errorFor(t.id, "extend-trial")} />
+                  </RowNumberForm>
                 </td>
                 <td>
-                  <PostForm className="flex items-center gap-1">
-                    <input type="hidden" name="tenantId" value={t.id} />
-                    <label className="sr-only" htmlFor={`quota-${t.id}`}>
-                      Yearly quota for {t.name}
-                    </label>
-                    <input id={`quota-${t.id}`} name="quota" type="number" min={0} defaultValue={valueFor(t.id, "set-quota", t.quotaOverride ?? "")} aria-invalid={errorFor(t.id, "set-quota") ? true : undefined} placeholder="plan" className="w-20 rounded border border-slate-300 px-1 py-1" />
+                  <RowNumberForm tenantId={t.id} intent="set-quota" name="quota" label={`Yearly quota for ${t.name}`} defaultValue={t.quotaOverride ?? ""} min={0} placeholder="plan" className="w-20">
                     <Button type="submit" name="intent" value="set-quota" variant="secondary" aria-label={`Set quota of ${t.name}`}>
                       Set
                     </Button>
-                  </PostForm>
-                  <RowError message={errorFor(t.id, "set-quota")} />
+                  </RowNumberForm>
                 </td>
                 <td>
                   {Object.entries(t.flags).map(([flag, enabled]) => (
@@ -207,12 +186,57 @@ function describe(details: Record<string, unknown> | null) {
     .join(", ");
 }
 
-function RowError({ message }: { message: string | null }) {
-  if (!message) return null;
+/**
+ * One tenant's number form (days to extend, yearly quota). The action's answer is shown by the
+ * row it came from: the entered value stays, with the message under it.
+ */
+function RowNumberForm({
+  tenantId,
+  intent,
+  name,
+  label,
+  defaultValue,
+  min,
+  max,
+  placeholder,
+  className,
+  children,
+}: {
+  tenantId: string;
+  intent: "extend-trial" | "set-quota";
+  name: "days" | "quota";
+  label: string;
+  defaultValue: number | string;
+  min: number;
+  max?: number;
+  placeholder?: string;
+  className: string;
+  children: ReactNode;
+}) {
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: useFormId(`${intent}-${tenantId}`, actionData),
+    lastResult: resultFor(actionData, { tenantId, intent }),
+    defaultValue: { [name]: String(defaultValue) },
+  });
+  const field = fields[name];
+  const message = field.errors?.[0] ?? form.errors?.[0] ?? Object.values(form.allErrors).flat()[0] ?? null;
   return (
-    <p role="alert" className="mt-1 text-xs text-red-600">
-      {message}
-    </p>
+    <>
+      <PostForm {...getFormProps(form)} className="flex items-center gap-1">
+        <input type="hidden" name="tenantId" value={tenantId} />
+        <label className="sr-only" htmlFor={field.id}>
+          {label}
+        </label>
+        <input {...getInputProps(field, { type: "number" })} aria-describedby={message ? field.errorId : undefined} min={min} max={max} placeholder={placeholder} className={`${className} rounded border border-slate-300 px-1 py-1`} />
+        {children}
+      </PostForm>
+      {message ? (
+        <p id={field.errorId} role="alert" className="mt-1 text-xs text-red-600">
+          {message}
+        </p>
+      ) : null}
+    </>
   );
 }
 

@@ -6,6 +6,7 @@ import { auditEvents, billingAccounts, users } from "~/db/schema";
 import { ensureStripeCustomer } from "~/services/billing.server";
 import { consumeRemarketQuota } from "~/services/quota.server";
 import { withEnv } from "../../tests/support/env";
+import { unwrapData } from "../../tests/support/route-results";
 import { bearerFor, createTestTenant, makeRequest, sessionCookieFor } from "../../tests/support/factories";
 import { startStripeStandIn, stripeEnvFor, type StripeStandIn } from "../../tests/support/stripe-stand-in";
 import { action as adminAction, loader as adminLoader } from "./_app.admin";
@@ -166,6 +167,8 @@ describe("/admin for staff", () => {
 
     const invalid = await post({ intent: "extend-trial", tenantId: target.ctx.tenantId, days: "-3" });
     expect(statusOf(invalid)).toBe(400);
+    // The row's form gets the message on its field and the entered value back.
+    expect(unwrapData(invalid).data).toMatchObject({ initialValue: { tenantId: target.ctx.tenantId, intent: "extend-trial", days: "-3" }, error: { days: ["Enter a number of days from 1 to 365."] } });
     expect(await trialEnd(target.db, target.ctx.tenantId)).toBe(before + 10 * 86_400_000);
     expect(statusOf(await post({ intent: "extend-trial", tenantId: randomUUID(), days: "3" }))).toBe(404);
 

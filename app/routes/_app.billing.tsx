@@ -33,9 +33,10 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("portal") }),
 ]);
 
+// A year or month the page cannot show falls back to the current quota year, all months.
 const UsageQuery = z.object({
-  year: z.coerce.number().int().min(2000).max(2100).optional(),
-  month: z.coerce.number().int().min(1).max(12).optional(),
+  year: z.coerce.number().int().min(2000).max(2100).optional().catch(undefined),
+  month: z.coerce.number().int().min(1).max(12).optional().catch(undefined),
 });
 
 // Seed §9: the remarket usage query is stale and refetched every 600 000 ms.
@@ -50,11 +51,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let monthly = null;
   let years: number[] = [];
   if (usage) {
-    const query = UsageQuery.safeParse({ year: url.searchParams.get("year") || undefined, month: url.searchParams.get("month") || undefined });
+    const query = UsageQuery.parse({ year: url.searchParams.get("year") || undefined, month: url.searchParams.get("month") || undefined });
     const firstYear = localDateParts(ctx.auth.tenant.createdAt, ctx.auth.tenant.timeZone).year;
     years = Array.from({ length: Math.max(1, usage.quotaYear - firstYear + 1) }, (_, i) => usage.quotaYear - i);
-    const year = query.success && query.data.year ? query.data.year : usage.quotaYear;
-    monthly = await getMonthlyUsage(ctx, { year, month: query.success ? query.data.month : null });
+    monthly = await getMonthlyUsage(ctx, { year: query.year ?? usage.quotaYear, month: query.month ?? null });
   }
   return { overview, usage, monthly, years, isAdmin: ctx.role === "admin", checkout: url.searchParams.get("checkout") };
 }

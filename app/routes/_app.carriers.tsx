@@ -1,10 +1,13 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { PostForm } from "~/components/forms";
+import { PostForm, resultFor, useFormId } from "~/components/forms";
 import { Card, FilterSelect, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { AlertPill, Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
+import { ErrorList } from "~/components/ui/field";
 import {
   addTenantCarrier,
   assignNumbers,
@@ -14,11 +17,11 @@ import {
   saveCredentials,
   setCredentialsInvalid,
 } from "~/services/carriers.server";
-import { isServiceError } from "~/services/errors.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { LINE_CODES as LINES_OF_BUSINESS } from "~/utils/renewals";
+import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { singleLineText } from "~/utils/schemas";
 
@@ -53,15 +56,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireTenantContext(request);
   const formData = await request.formData();
-  const parsed = ActionSchema.safeParse(Object.fromEntries(formData));
+  const submission = parseWithZod(formData, { schema: ActionSchema });
   const url = new URL(request.url);
   const back = `${url.pathname}${url.search}`;
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    if (issue.path[0] === "id" || issue.path[0] === "carrierId" || issue.path[0] === "intent") throw new Response("Not found", { status: 404 });
-    return data({ error: issue.message, id: String(formData.get("id") ?? "") }, { status: 400 });
+  if (submission.status !== "success") {
+    // The carrier's id travels in a hidden field: a malformed one is a carrier that is not there.
+    if (["id", "carrierId", "intent"].some((name) => submission.error?.[name])) throw new Response("Not found", { status: 404 });
+    return replyInvalid(submission, ["password"]);
   }
-  const input = parsed.data;
+  const input = submission.value;
   try {
     return await applyFormOnce(request, formData, async () => {
       switch (input.intent) {
@@ -88,24 +91,22 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     });
   } catch (error) {
-    if (isServiceError(error)) {
-      if (error.status === 404) throw new Response(error.message, { status: 404 });
-      return data({ error: error.message, id: "" }, { status: error.status });
-    }
-    throw error;
+    return replyWithServiceError(submission, error, ["password"]);
   }
 }
 
 export default function CarriersPage() {
   const { mine, catalogue, line, state, invalidOnly } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
+  // What is not about one field (a refusal of the service) is said above the tables.
+  const formErrors = lastResult?.error?.[""] ?? null;
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-bold">Carriers</h1>
         <p className="text-sm text-slate-600 dark:text-slate-300">Your appointments, agency and producer numbers, portal credentials, and who writes what where.</p>
       </div>
-      {actionData?.error ? <Notice tone="error">{actionData.error}</Notice> : null}
+      {formErrors ? <Notice tone="error">{formErrors.join(" ")}</Notice> : null}
 
       <Card
         title="Your carriers"
@@ -155,54 +156,7 @@ export default function CarriersPage() {
                     )}
                   </td>
                   <td className="pr-3">
-                    <details open={actionData?.id === c.id}>
-                      <summary className="cursor-pointer text-sm text-brand-600">Edit</summary>
-                      <div className="mt-2 grid min-w-[18rem] gap-3">
-                        <PostForm className="grid grid-cols-2 gap-2" aria-label={`Numbers for ${c.name}`}>
-                          <input type="hidden" name="id" value={c.id} />
-                          <label className="text-xs">
-                            Agency no.
-                            <input name="agencyCode" defaultValue={c.agencyCode ?? ""} className={inputClass} />
-                          </label>
-                          <label className="text-xs">
-                            Producer no.
-                            <input name="producerCode" defaultValue={c.producerCode ?? ""} className={inputClass} />
-                          </label>
-                          <Button type="submit" name="intent" value="numbers" variant="secondary" className="col-span-2">
-                            Save numbers
-                          </Button>
-                        </PostForm>
-                        <PostForm className="grid grid-cols-2 gap-2" aria-label={`Portal credentials for ${c.name}`}>
-                          <input type="hidden" name="id" value={c.id} />
-                          <label className="text-xs">
-                            Portal username
-                            <input name="username" defaultValue={c.portalUsername ?? ""} autoComplete="off" className={inputClass} />
-                          </label>
-                          <label className="text-xs">
-                            Password {c.hasSecret ? "(blank: keep)" : ""}
-                            <input type="password" name="password" autoComplete="new-password" className={inputClass} />
-                          </label>
-                          <Button type="submit" name="intent" value="credentials" variant="secondary" className="col-span-2">
-                            Save credentials
-                          </Button>
-                        </PostForm>
-                        <div className="flex gap-2">
-                          <PostForm>
-                            <input type="hidden" name="id" value={c.id} />
-                            <input type="hidden" name="value" value={c.credentialsInvalid ? "false" : "true"} />
-                            <Button type="submit" name="intent" value="invalid" variant="ghost">
-                              {c.credentialsInvalid ? "Mark credentials valid" : "Mark credentials invalid"}
-                            </Button>
-                          </PostForm>
-                          <PostForm>
-                            <input type="hidden" name="id" value={c.id} />
-                            <Button type="submit" name="intent" value="remove" variant="danger" aria-label={`Remove ${c.name}`}>
-                              Remove
-                            </Button>
-                          </PostForm>
-                        </div>
-                      </div>
-                    </details>
+                    <CarrierEditor carrier={c} />
                   </td>
                 </tr>
               ))}
@@ -254,6 +208,77 @@ export default function CarriersPage() {
         </table>
       </Card>
     </div>
+  );
+}
+
+type MyCarrier = ReturnType<typeof useLoaderData<typeof loader>>["mine"][number];
+
+/** A carrier's numbers, portal credentials, validity and removal; open again when the action answered one of its forms. */
+function CarrierEditor({ carrier: c }: { carrier: MyCarrier }) {
+  const lastResult = useActionData<typeof action>();
+  const [numbers, numberFields] = useForm({
+    id: useFormId(`numbers-${c.id}`, lastResult),
+    lastResult: resultFor(lastResult, { id: c.id, intent: "numbers" }),
+    defaultValue: { agencyCode: c.agencyCode ?? "", producerCode: c.producerCode ?? "" },
+  });
+  const [credentials, credentialFields] = useForm({
+    id: useFormId(`credentials-${c.id}`, lastResult),
+    lastResult: resultFor(lastResult, { id: c.id, intent: "credentials" }),
+    defaultValue: { username: c.portalUsername ?? "", password: "" },
+  });
+  return (
+    <details open={resultFor(lastResult, { id: c.id }) !== undefined}>
+      <summary className="cursor-pointer text-sm text-brand-600">Edit</summary>
+      <div className="mt-2 grid min-w-[18rem] gap-3">
+        <PostForm {...getFormProps(numbers)} className="grid grid-cols-2 gap-2" aria-label={`Numbers for ${c.name}`}>
+          <input type="hidden" name="id" value={c.id} />
+          <label className="text-xs">
+            Agency no.
+            <input {...getInputProps(numberFields.agencyCode, { type: "text" })} className={inputClass} />
+            <ErrorList id={numberFields.agencyCode.errorId} errors={numberFields.agencyCode.errors} />
+          </label>
+          <label className="text-xs">
+            Producer no.
+            <input {...getInputProps(numberFields.producerCode, { type: "text" })} className={inputClass} />
+            <ErrorList id={numberFields.producerCode.errorId} errors={numberFields.producerCode.errors} />
+          </label>
+          <Button type="submit" name="intent" value="numbers" variant="secondary" className="col-span-2">
+            Save numbers
+          </Button>
+        </PostForm>
+        <PostForm {...getFormProps(credentials)} className="grid grid-cols-2 gap-2" aria-label={`Portal credentials for ${c.name}`}>
+          <input type="hidden" name="id" value={c.id} />
+          <label className="text-xs">
+            Portal username
+            <input {...getInputProps(credentialFields.username, { type: "text" })} autoComplete="off" className={inputClass} />
+            <ErrorList id={credentialFields.username.errorId} errors={credentialFields.username.errors} />
+          </label>
+          <label className="text-xs">
+            Password {c.hasSecret ? "(blank: keep)" : ""}
+            <input {...getInputProps(credentialFields.password, { type: "password" })} autoComplete="new-password" className={inputClass} />
+            <ErrorList id={credentialFields.password.errorId} errors={credentialFields.password.errors} />
+          </label>
+          <Button type="submit" name="intent" value="credentials" variant="secondary" className="col-span-2">
+            Save credentials
+          </Button>
+        </PostForm>
+        <div className="flex gap-2">
+          <PostForm>
+            <input type="hidden" name="id" value={c.id} />
+            <input type="hidden" name="value" value={c.credentialsInvalid ? "false" : "true"} />
+            <Button type="submit" name="intent" value="invalid" variant="ghost">
+              {c.credentialsInvalid ? "Mark credentials valid" : "Mark credentials invalid"}
+            </Button>
+          </PostForm>
+          <PostForm>
+            <input type="hidden" name="id" value={c.id} />
+            <Button type="submit" name="intent" value="remove" variant="danger" aria-label={`Remove ${c.name}`}>
+              Remove
+            </Button>
+          </PostForm>
+        </div>
+      </div>
+    </details>
   );
 }
 

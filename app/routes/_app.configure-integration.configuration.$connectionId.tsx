@@ -1,6 +1,9 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { PostForm } from "~/components/forms";
+import { z } from "zod";
+import { PostForm, resultFor } from "~/components/forms";
 import { AlertPill, Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
@@ -15,8 +18,9 @@ import { LOB_LABELS, STATUS_LABELS } from "~/services/mapping/values";
 import { applyFormOnce } from "~/utils/forms.server";
 import { formatMoney } from "~/utils/format";
 import { stepRoute } from "~/utils/setup-steps";
-import { jsonWithoutControls } from "~/utils/schemas";
+import { replyInvalid } from "~/utils/submission.server";
 import { requireWizardStep } from "~/utils/wizard.server";
+import { jsonWithoutControls } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Mapping | Remarket" }];
 
@@ -51,6 +55,18 @@ function readDraftFields(formData: FormData): Draft {
     valueMaps: { lineOfBusiness: pairs("lob", LINES_OF_BUSINESS), status: pairs("status", POLICY_STATUSES) },
   };
 }
+
+/**
+ * Saving needs every required field mapped (`field:<key>` selects): each missing one is marked on
+ * its select, and the form says which are missing.
+ */
+const SaveSchema = z.looseObject({ intent: z.literal("save"), object: z.string({ error: "Choose the object to import." }) }).superRefine((form, ctx) => {
+  const fields = Object.fromEntries(CANONICAL_FIELDS.map((f) => [f.key, typeof form[`field:${f.key}`] === "string" ? (form[`field:${f.key}`] as string) : undefined]));
+  const missing = missingRequiredFields(fields);
+  if (missing.length === 0) return;
+  ctx.addIssue({ code: "custom", path: [], message: `Map the required fields first: ${missing.map(fieldLabel).join(", ")}.` });
+  for (const key of missing) ctx.addIssue({ code: "custom", path: [`field:${key}`], message: `Map ${fieldLabel(key)}: it is required.` });
+});
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, connection, integration } = await requireWizardStep(request, params.connectionId, "CONNECTION_MAPPING");
@@ -114,10 +130,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent === "draft") return { saved: true };
   if (intent !== "save") return redirect(here);
 
-  const missing = missingRequiredFields(draft.fields);
-  if (missing.length > 0) {
-    return data({ missing: missing.map(fieldLabel) }, { status: 400 });
-  }
+  const submission = parseWithZod(formData, { schema: SaveSchema });
+  if (submission.status !== "success") return replyInvalid(submission);
   return applyFormOnce(request, formData, async () => {
     const connector = connectorOf(ctx, connection);
     const mapping: ConnectionMapping = { ...draft, preset: connection.mapping?.preset ?? integration.preset };
@@ -144,6 +158,8 @@ export default function MappingPage() {
   const navigation = useNavigation();
   const fetcher = useFetcher();
   const { connection } = loaderData;
+  // A refused save; the draft autosave answers `{ saved }`, which is no form's result.
+  const [form, fields] = useForm({ id: "mapping", lastResult: resultFor(actionData && "initialValue" in actionData ? actionData : undefined, { intent: "save" }) });
   const progress = <WizardProgress current="CONNECTION_MAPPING" reached={connection.step} connectionId={connection.id} integrationId={connection.integrationId} />;
   if (!("source" in loaderData) || loaderData.error !== null) {
     return (
@@ -158,7 +174,6 @@ export default function MappingPage() {
     );
   }
   const { source, mapping, suggested, missing, lobValues, statusValues, scan, browsed, presets } = loaderData;
-  const missingOnSave = actionData && "missing" in actionData ? actionData.missing : null;
   const groups = [
     { id: "customer", title: "Customer" },
     { id: "people", title: "Producer and CSR" },
@@ -206,9 +221,10 @@ export default function MappingPage() {
         </Form>
       </div>
 
-      {missingOnSave ? <Notice tone="error">Map the required fields first: {missingOnSave.join(", ")}.</Notice> : null}
+      {form.errors ? <Notice tone="error">{form.errors.join(" ")}</Notice> : null}
 
       <PostForm
+        {...getFormProps(form)}
         className="space-y-6"
         onChange={(event) => {
           // With JavaScript every change is saved as a draft at once (seed connections/state/save).
@@ -237,7 +253,7 @@ export default function MappingPage() {
                   <select
                     name={`field:${f.key}`}
                     defaultValue={mapping.fields[f.key] ?? ""}
-                    aria-invalid={missing.includes(f.key) || undefined}
+                    aria-invalid={missing.includes(f.key) || Boolean(fields[`field:${f.key}`].errors) || undefined}
                     className="mt-1 block w-full rounded-md px-2 py-1.5 text-sm ring-1 ring-slate-300 aria-[invalid]:ring-red-500 dark:bg-slate-900"
                   >
                     <option value="">— not mapped —</option>

@@ -1,5 +1,8 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
 import { PostForm } from "~/components/forms";
 import { Notice } from "~/components/ui/alert-pill";
 import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
@@ -9,6 +12,7 @@ import { connectorOf, saveFilters } from "~/services/connections.server";
 import { LOB_LABELS, STATUS_LABELS } from "~/services/mapping/values";
 import { applyFormOnce } from "~/utils/forms.server";
 import { stepRoute } from "~/utils/setup-steps";
+import { replyInvalid } from "~/utils/submission.server";
 import { requireWizardStep } from "~/utils/wizard.server";
 
 export const meta: MetaFunction = () => [{ title: "Filter options | Remarket" }];
@@ -28,6 +32,18 @@ function labelFor(dimension: FilterDimension, value: string) {
   if (dimension === "statuses") return STATUS_LABELS[value as keyof typeof STATUS_LABELS] ?? value;
   return value;
 }
+
+/**
+ * Per dimension, the values offered (hidden `offered:<dimension>`) and those ticked (`<dimension>`
+ * checkboxes); what was offered and not ticked is excluded. A dimension with values needs one ticked.
+ */
+const FiltersSchema = z
+  .object(Object.fromEntries(FILTER_DIMENSIONS.flatMap((d) => [[d, z.array(z.string()).default([])], [`offered:${d}`, z.array(z.string()).default([])]])) as Record<string, z.ZodDefault<z.ZodArray<z.ZodString>>>)
+  .superRefine((form, ctx) => {
+    for (const d of FILTER_DIMENSIONS) {
+      if (form[`offered:${d}`].length > 0 && form[d].length === 0) ctx.addIssue({ code: "custom", path: [d], message: `Tick at least one of the ${TITLES[d].toLowerCase()}.` });
+    }
+  });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, connection } = await requireWizardStep(request, params.connectionId, "FILTER_OPTIONS");
@@ -54,15 +70,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, connection } = await requireWizardStep(request, params.connectionId, "FILTER_OPTIONS");
   const formData = await request.formData();
-  const excluded = {} as Record<FilterDimension, string[]>;
-  const errors: string[] = [];
-  for (const d of FILTER_DIMENSIONS) {
-    const offered = formData.getAll(`offered:${d}`).map(String);
-    const ticked = new Set(formData.getAll(d).map(String));
-    excluded[d] = offered.filter((v) => !ticked.has(v)).slice(0, 1000);
-    if (offered.length > 0 && ticked.size === 0) errors.push(`Tick at least one of the ${TITLES[d].toLowerCase()}.`);
-  }
-  if (errors.length > 0) return data({ errors, excluded }, { status: 400 });
+  const submission = parseWithZod(formData, { schema: FiltersSchema });
+  if (submission.status !== "success") return replyInvalid(submission);
+  const form = submission.value;
+  const excluded = Object.fromEntries(
+    FILTER_DIMENSIONS.map((d) => {
+      const ticked = new Set(form[d]);
+      return [d, form[`offered:${d}`].filter((v) => !ticked.has(v)).slice(0, 1000)];
+    }),
+  ) as Record<FilterDimension, string[]>;
   return applyFormOnce(request, formData, async () => {
     await saveFilters(ctx, connection, { excluded });
     return redirect(stepRoute("COMPLETED", connection.id, connection.integrationId));
@@ -71,9 +87,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function FilterOptionsPage() {
   const { connection, dimensions, valid, error } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const unticked = actionData?.excluded ?? null;
+  const [form] = useForm({ id: "filter-options", lastResult: useActionData<typeof action>() });
+  // After a refused save the boxes are as the user left them (conform's value: the submitted one,
+  // on the server and in the browser alike); before, as saved.
+  const submitted = form.status === "error" ? ((form.value ?? {}) as Record<string, unknown>) : null;
+  const isTicked = (dimension: string, value: string, saved: boolean) => {
+    if (!submitted) return saved;
+    const ticked = submitted[dimension];
+    return Array.isArray(ticked) ? ticked.includes(value) : ticked === value;
+  };
+  const messages = Object.values(form.allErrors).flat();
   return (
     <WizardPage
       title="Filter options"
@@ -92,14 +116,14 @@ export default function FilterOptionsPage() {
           Untick what should stay out of Remarket. The counts are of the {valid.toLocaleString("en-US")} valid rows in the source.
         </p>
       )}
-      {actionData?.errors ? (
+      {messages.length ? (
         <Notice tone="error">
-          {actionData.errors.map((e) => (
+          {messages.map((e) => (
             <div key={e}>{e}</div>
           ))}
         </Notice>
       ) : null}
-      <PostForm className="space-y-4">
+      <PostForm {...getFormProps(form)} className="space-y-4">
         <div className="grid gap-4 md:grid-cols-2">
           {dimensions.map((d) => (
             <fieldset key={d.id} className="rounded-lg bg-white p-4 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
@@ -109,7 +133,7 @@ export default function FilterOptionsPage() {
                   <li key={v.value}>
                     <input type="hidden" name={`offered:${d.id}`} value={v.value} />
                     <label className="flex items-center gap-2">
-                      <input type="checkbox" name={d.id} value={v.value} defaultChecked={unticked ? !unticked[d.id].includes(v.value) : v.checked} />
+                      <input type="checkbox" name={d.id} value={v.value} defaultChecked={isTicked(d.id, v.value, v.checked)} />
                       {v.label} <span className="text-slate-500">× {v.count.toLocaleString("en-US")}</span>
                     </label>
                   </li>

@@ -1,4 +1,6 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { PostForm } from "~/components/forms";
@@ -6,11 +8,13 @@ import { Notice } from "~/components/ui/alert-pill";
 import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
 import { LINES_OF_BUSINESS } from "~/db/schema/book";
 import { markStepSaved } from "~/services/connections.server";
-import { ALL_LINES, getForecastPreference, listForecastPreferences, saveForecastPreference, type ForecastPreference } from "~/services/forecast-preferences.server";
+import { getForecastPreference, listForecastPreferences, saveForecastPreference, type ForecastPreference } from "~/services/forecast-preferences.server";
 import { LOB_LABELS } from "~/services/mapping/values";
 import { applyFormOnce } from "~/utils/forms.server";
 import { codeToPeriodLabel, periodToCode } from "~/utils/format";
+import { ALL_LINES_ID as ALL_LINES } from "~/utils/renewals";
 import { stepRoute } from "~/utils/setup-steps";
+import { replyInvalid } from "~/utils/submission.server";
 import { requireWizardStep } from "~/utils/wizard.server";
 
 export const meta: MetaFunction = () => [{ title: "Prediction | Remarket" }];
@@ -20,7 +24,7 @@ export const meta: MetaFunction = () => [{ title: "Prediction | Remarket" }];
 
 const PreferenceSchema = z.object({
   window: z.enum(["6 months", "12 months"], { error: "Choose 6 or 12 months." }),
-  thresholdPct: z.coerce.number({ error: "Enter a percentage." }).min(0, "Use 0 or more.").max(1000, "Use at most 1000 %."),
+  thresholdPct: z.number({ error: "Enter a percentage." }).min(0, "Use 0 or more.").max(1000, "Use at most 1000 %."),
   thresholdAmount: z
     .string()
     .trim()
@@ -34,10 +38,21 @@ const PreferenceSchema = z.object({
       }
       return n;
     }),
-  actDaysBeforeExpiration: z.coerce.number({ error: "Enter a number of days." }).int("Use whole days.").min(1, "Use 1 day or more.").max(365, "Use at most 365 days."),
-  excludeFirstTerm: z.literal("on").optional(),
-  excludeZeroPremium: z.literal("on").optional(),
+  actDaysBeforeExpiration: z.number({ error: "Enter a number of days." }).int("Use whole days.").min(1, "Use 1 day or more.").max(365, "Use at most 365 days."),
+  excludeFirstTerm: z.boolean().default(false),
+  excludeZeroPremium: z.boolean().default(false),
 });
+
+// A line's fieldset counts only when its "own settings" box is ticked; otherwise 'all' applies to it.
+const LinePreferenceSchema = z.preprocess((v) => (v && typeof v === "object" && "own" in v && v.own === "on" ? v : undefined), PreferenceSchema.optional());
+
+/** The form's fields are named `<forecast object>.<setting>` (`all.window`, `HOME.thresholdPct`): one fieldset each. */
+const PredictionSchema = z.object({
+  [ALL_LINES]: PreferenceSchema,
+  ...(Object.fromEntries(LINES_OF_BUSINESS.map((line) => [line, LinePreferenceSchema])) as Record<(typeof LINES_OF_BUSINESS)[number], typeof LinePreferenceSchema>),
+});
+
+type Settings = { window: string; thresholdPct: string; thresholdAmount: string; actDaysBeforeExpiration: string; excludeFirstTerm: string; excludeZeroPremium: string; own?: string };
 
 function linesIn(valueMaps: Record<string, string> | undefined) {
   const present = new Set(Object.values(valueMaps ?? {}));
@@ -64,33 +79,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, connection } = await requireWizardStep(request, params.connectionId, "PREDICTION_SETTING");
   const formData = await request.formData();
-  const objects = formData.getAll("object").map(String).filter((o) => o === ALL_LINES || (LINES_OF_BUSINESS as readonly string[]).includes(o));
-  const errors: Record<string, string> = {};
-  const prefs: ForecastPreference[] = [];
-  for (const id of objects) {
-    if (id !== ALL_LINES && formData.get(`${id}.own`) !== "on") continue;
-    const raw = Object.fromEntries(
-      ["window", "thresholdPct", "thresholdAmount", "actDaysBeforeExpiration", "excludeFirstTerm", "excludeZeroPremium"].map((k) => [k, formData.get(`${id}.${k}`) ?? undefined]),
-    );
-    const parsed = PreferenceSchema.safeParse(raw);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) errors[`${id}.${String(issue.path[0])}`] = issue.message;
-      continue;
-    }
-    const v = parsed.data;
-    prefs.push({
-      forecastObjectId: id,
-      window: periodToCode(v.window, "yr"),
-      thresholdPct: v.thresholdPct,
-      thresholdAmount: v.thresholdAmount,
-      actDaysBeforeExpiration: v.actDaysBeforeExpiration,
-      excludeFirstTerm: v.excludeFirstTerm === "on",
-      excludeZeroPremium: v.excludeZeroPremium === "on",
-    });
-  }
-  if (Object.keys(errors).length > 0 || !objects.includes(ALL_LINES)) {
-    return data({ errors, values: Object.fromEntries([...formData].filter(([, v]) => typeof v === "string")) as Record<string, string> }, { status: 400 });
-  }
+  const submission = parseWithZod(formData, { schema: PredictionSchema });
+  if (submission.status !== "success") return replyInvalid(submission);
+  const prefs: ForecastPreference[] = Object.entries(submission.value).flatMap(([forecastObjectId, v]) =>
+    v
+      ? [
+          {
+            forecastObjectId,
+            window: periodToCode(v.window, "yr"),
+            thresholdPct: v.thresholdPct,
+            thresholdAmount: v.thresholdAmount,
+            actDaysBeforeExpiration: v.actDaysBeforeExpiration,
+            excludeFirstTerm: v.excludeFirstTerm,
+            excludeZeroPremium: v.excludeZeroPremium,
+          },
+        ]
+      : [],
+  );
   return applyFormOnce(request, formData, async () => {
     for (const pref of prefs) await saveForecastPreference(ctx, pref);
     await markStepSaved(ctx, connection, "TASK_CREATION");
@@ -100,12 +105,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function PredictionPage() {
   const { connection, objects } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const errors: Record<string, string> = actionData?.errors ?? {};
-  const values: Record<string, string> | null = actionData?.values ?? null;
-  const value = (id: string, key: string, fallback: string) => (values ? (values[`${id}.${key}`] ?? "") : fallback);
-  const checked = (id: string, key: string, fallback: boolean) => (values ? values[`${id}.${key}`] === "on" : fallback);
+  const [form, fields] = useForm({
+    id: "prediction",
+    lastResult: useActionData<typeof action>(),
+    defaultValue: Object.fromEntries(
+      objects.map((o): [string, Settings] => [
+        o.id,
+        {
+          window: codeToPeriodLabel(o.pref.window),
+          thresholdPct: String(o.pref.thresholdPct),
+          thresholdAmount: o.pref.thresholdAmount === null ? "" : String(o.pref.thresholdAmount),
+          actDaysBeforeExpiration: String(o.pref.actDaysBeforeExpiration),
+          excludeFirstTerm: o.pref.excludeFirstTerm ? "on" : "",
+          excludeZeroPremium: o.pref.excludeZeroPremium ? "on" : "",
+          own: o.own ? "on" : "",
+        },
+      ]),
+    ),
+  });
   return (
     <WizardPage
       title="Prediction"
@@ -115,40 +133,39 @@ export default function PredictionPage() {
       <p className="text-sm text-slate-600 dark:text-slate-300">
         Which renewals should be re-marketed: the forecast window, the premium increase that flags a renewal, and when to act.
       </p>
-      {Object.keys(errors).length > 0 ? <Notice tone="error">Some values need a second look.</Notice> : null}
-      <PostForm className="space-y-4">
+      {Object.keys(form.allErrors).length > 0 ? <Notice tone="error">Some values need a second look.</Notice> : null}
+      <PostForm {...getFormProps(form)} className="space-y-4">
         {objects.map((o) => {
-          const err = (k: string) => errors[`${o.id}.${k}`];
-          const input = "mt-1 block w-full rounded-md px-2 py-1.5 text-sm ring-1 ring-slate-300 aria-[invalid]:ring-red-500 dark:bg-slate-900";
+          const f = fields[o.id].getFieldset();
           return (
             <fieldset key={o.id} className="rounded-lg bg-white p-4 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
-              <input type="hidden" name="object" value={o.id} />
               <legend className="px-1 font-semibold">{o.label}</legend>
-              {o.id !== "all" ? (
+              {o.id !== ALL_LINES ? (
                 <label className="mb-3 flex items-center gap-2 text-sm">
-                  <input type="checkbox" name={`${o.id}.own`} defaultChecked={checked(o.id, "own", o.own)} />
+                  <input {...getInputProps(f.own, { type: "checkbox" })} />
                   Own settings for {o.label} (otherwise “All lines” applies)
                 </label>
               ) : null}
               <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
                 <label className="text-sm">
                   <span className="font-medium">Forecast window</span>
-                  <select name={`${o.id}.window`} defaultValue={value(o.id, "window", codeToPeriodLabel(o.pref.window))} className={input}>
+                  <select {...getSelectProps(f.window)} className={inputClass}>
                     <option value="6 months">6 months</option>
                     <option value="12 months">12 months</option>
                   </select>
+                  <FieldError field={f.window} />
                 </label>
-                <NumberInput name={`${o.id}.thresholdPct`} label="Premium increase (%)" defaultValue={value(o.id, "thresholdPct", String(o.pref.thresholdPct))} error={err("thresholdPct")} />
-                <NumberInput name={`${o.id}.thresholdAmount`} label="or increase ($)" defaultValue={value(o.id, "thresholdAmount", o.pref.thresholdAmount === null ? "" : String(o.pref.thresholdAmount))} error={err("thresholdAmount")} />
-                <NumberInput name={`${o.id}.actDaysBeforeExpiration`} label="Flag days before expiration" defaultValue={value(o.id, "actDaysBeforeExpiration", String(o.pref.actDaysBeforeExpiration))} error={err("actDaysBeforeExpiration")} />
+                <NumberInput field={f.thresholdPct} label="Premium increase (%)" />
+                <NumberInput field={f.thresholdAmount} label="or increase ($)" />
+                <NumberInput field={f.actDaysBeforeExpiration} label="Flag days before expiration" />
               </div>
               <div className="mt-3 flex flex-wrap gap-6 text-sm">
                 <label className="flex items-center gap-2">
-                  <input type="checkbox" name={`${o.id}.excludeFirstTerm`} defaultChecked={checked(o.id, "excludeFirstTerm", o.pref.excludeFirstTerm)} />
+                  <input {...getInputProps(f.excludeFirstTerm, { type: "checkbox" })} />
                   Leave out a policy’s first term
                 </label>
                 <label className="flex items-center gap-2">
-                  <input type="checkbox" name={`${o.id}.excludeZeroPremium`} defaultChecked={checked(o.id, "excludeZeroPremium", o.pref.excludeZeroPremium)} />
+                  <input {...getInputProps(f.excludeZeroPremium, { type: "checkbox" })} />
                   Leave out $0 or blank premiums
                 </label>
               </div>
@@ -161,26 +178,24 @@ export default function PredictionPage() {
   );
 }
 
-function NumberInput({ name, label, defaultValue, error }: { name: string; label: string; defaultValue: string; error?: string }) {
-  const id = name.replace(/\./g, "-");
+const inputClass = "mt-1 block w-full rounded-md px-2 py-1.5 text-sm ring-1 ring-slate-300 aria-[invalid]:ring-red-500 dark:bg-slate-900";
+
+function NumberInput({ field, label }: { field: FieldMetadata<string>; label: string }) {
   return (
-    <label className="text-sm" htmlFor={id}>
+    <label className="text-sm" htmlFor={field.id}>
       <span className="font-medium">{label}</span>
-      <input
-        id={id}
-        name={name}
-        inputMode="decimal"
-        defaultValue={defaultValue}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className="mt-1 block w-full rounded-md px-2 py-1.5 text-sm ring-1 ring-slate-300 aria-[invalid]:ring-red-500 dark:bg-slate-900"
-      />
-      {error ? (
-        <span id={`${id}-error`} className="mt-1 block text-red-600">
-          {error}
-        </span>
-      ) : null}
+      <input {...getInputProps(field, { type: "text" })} inputMode="decimal" className={inputClass} />
+      <FieldError field={field} />
     </label>
+  );
+}
+
+function FieldError({ field }: { field: FieldMetadata<string> }) {
+  if (!field.errors) return null;
+  return (
+    <span id={field.errorId} className="mt-1 block text-red-600">
+      {field.errors[0]}
+    </span>
   );
 }
 

@@ -1,38 +1,52 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { PostForm } from "~/components/forms";
+import { PostForm, resultFor, useFormId } from "~/components/forms";
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
+import { ErrorList } from "~/components/ui/field";
 import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
 import { addTaskOption, listTaskOptions, markStepSaved, removeTaskOption } from "~/services/connections.server";
 import { getTaskCreationSetting, saveTaskCreationSetting } from "~/services/task-settings.server";
 import { applyFormOnce } from "~/utils/forms.server";
 import { stepRoute } from "~/utils/setup-steps";
+import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { requireWizardStep } from "~/utils/wizard.server";
 import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Task creation | Remarket" }];
 
-const SettingSchema = z
-  .object({
-    enabled: z.literal("on").optional(),
-    assigneeRule: z.enum(["producer", "csr", "fixed"], { error: "Choose who gets the task." }),
-    fixedEmployeeAccountId: z.string().uuid().optional().or(z.literal("")),
-    activityCode: singleLineText().max(50).optional(),
-    workGroup: singleLineText().max(50).optional(),
-    dueDaysBeforeExpiration: z.coerce.number({ error: "Enter a number of days." }).int("Use whole days.").min(0, "Use 0 or more.").max(365, "Use at most 365 days."),
-  })
-  .refine((v) => v.assigneeRule !== "fixed" || Boolean(v.fixedEmployeeAccountId), { message: "Choose the employee.", path: ["fixedEmployeeAccountId"] });
+const KINDS = ["employee", "activity_code", "work_group"] as const;
+
+/** The step's settings; a fixed employee must be one of the connection's listed employees. */
+const settingSchema = (employeeIds: string[]) =>
+  z
+    .object({
+      intent: z.literal("save"),
+      enabled: z.boolean().default(false),
+      assigneeRule: z.enum(["producer", "csr", "fixed"], { error: "Choose who gets the task." }),
+      fixedEmployeeAccountId: z
+        .string()
+        .optional()
+        .refine((id) => id === undefined || employeeIds.includes(id), "Choose one of the listed employees."),
+      activityCode: singleLineText().max(50).optional(),
+      workGroup: singleLineText().max(50).optional(),
+      dueDaysBeforeExpiration: z.number({ error: "Enter a number of days." }).int("Use whole days.").min(0, "Use 0 or more.").max(365, "Use at most 365 days."),
+    })
+    .refine((v) => v.assigneeRule !== "fixed" || Boolean(v.fixedEmployeeAccountId), { message: "Choose the employee.", path: ["fixedEmployeeAccountId"] });
 
 const AddSchema = z.object({
   intent: z.literal("add"),
-  kind: z.enum(["employee", "activity_code", "work_group"]),
-  code: singleLineText().max(50).optional().default(""),
-  label: singleLineText({ error: "Enter a name." }).min(1, "Enter a name.").max(100),
-  email: z.string().trim().email("Enter a valid e-mail address.").optional().or(z.literal("")),
+  kind: z.enum(KINDS),
+  code: singleLineText().max(50).optional(),
+  label: z.string({ error: "Enter a name." }).trim().min(1, "Enter a name.").max(100),
+  email: z.string().trim().email("Enter a valid e-mail address.").optional(),
 });
-const RemoveSchema = z.object({ intent: z.literal("remove"), kind: z.enum(["employee", "activity_code", "work_group"]), id: z.string().uuid() });
+const RemoveSchema = z.object({ intent: z.literal("remove"), kind: z.enum(KINDS), id: z.string().uuid() });
+
+const actionSchema = (employeeIds: string[]) => z.discriminatedUnion("intent", [settingSchema(employeeIds), AddSchema, RemoveSchema]);
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, connection } = await requireWizardStep(request, params.connectionId, "TASK_CREATION");
@@ -47,56 +61,58 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, connection } = await requireWizardStep(request, params.connectionId, "TASK_CREATION");
   const formData = await request.formData();
-  const intent = formData.get("intent");
+  const { employees } = await listTaskOptions(ctx, connection);
+  const submission = parseWithZod(formData, { schema: actionSchema(employees.map((e) => e.id)) });
+  if (submission.status !== "success") {
+    // Remove is a button with hidden fields: nothing typed to show again.
+    if (formData.get("intent") === "remove") throw new Response("Bad request", { status: 400 });
+    return replyInvalid(submission);
+  }
+  const input = submission.value;
   const here = `/configure-integration/task-creation/${connection.id}`;
-  if (intent === "add") {
-    const parsed = AddSchema.safeParse(Object.fromEntries(formData));
-    if (!parsed.success) return data({ errors: { [`add-${formData.get("kind")}`]: parsed.error.issues[0].message } as Record<string, string> }, { status: 400 });
-    const { kind, code, label, email } = parsed.data;
-    return applyFormOnce(request, formData, async () => {
-      await addTaskOption(ctx, connection, { kind, code: code || label, label, email: email || null });
-      return redirect(here);
+  try {
+    return await applyFormOnce(request, formData, async () => {
+      if (input.intent === "add") {
+        await addTaskOption(ctx, connection, { kind: input.kind, code: input.code || input.label, label: input.label, email: input.email || null });
+        return redirect(here);
+      }
+      if (input.intent === "remove") {
+        await removeTaskOption(ctx, connection, input);
+        return redirect(here);
+      }
+      await saveTaskCreationSetting(ctx, connection.id, {
+        enabled: input.enabled,
+        assigneeRule: input.assigneeRule,
+        fixedEmployeeAccountId: input.assigneeRule === "fixed" ? input.fixedEmployeeAccountId || null : null,
+        activityCode: input.activityCode || null,
+        workGroup: input.workGroup || null,
+        dueDaysBeforeExpiration: input.dueDaysBeforeExpiration,
+      });
+      await markStepSaved(ctx, connection, "FILTER_OPTIONS");
+      return redirect(stepRoute("FILTER_OPTIONS", connection.id, connection.integrationId));
     });
+  } catch (error) {
+    return replyWithServiceError(submission, error);
   }
-  if (intent === "remove") {
-    const parsed = RemoveSchema.safeParse(Object.fromEntries(formData));
-    if (!parsed.success) throw new Response("Bad request", { status: 400 });
-    return applyFormOnce(request, formData, async () => {
-      await removeTaskOption(ctx, connection, parsed.data);
-      return redirect(here);
-    });
-  }
-  const parsed = SettingSchema.safeParse(Object.fromEntries(formData));
-  if (!parsed.success) {
-    const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
-    return data({ errors }, { status: 400 });
-  }
-  const v = parsed.data;
-  const options = await listTaskOptions(ctx, connection);
-  if (v.fixedEmployeeAccountId && !options.employees.some((e) => e.id === v.fixedEmployeeAccountId)) {
-    return data({ errors: { fixedEmployeeAccountId: "Choose one of the listed employees." } as Record<string, string> }, { status: 400 });
-  }
-  return applyFormOnce(request, formData, async () => {
-    await saveTaskCreationSetting(ctx, connection.id, {
-      enabled: v.enabled === "on",
-      assigneeRule: v.assigneeRule,
-      fixedEmployeeAccountId: v.assigneeRule === "fixed" ? v.fixedEmployeeAccountId || null : null,
-      activityCode: v.activityCode || null,
-      workGroup: v.workGroup || null,
-      dueDaysBeforeExpiration: v.dueDaysBeforeExpiration,
-    });
-    await markStepSaved(ctx, connection, "FILTER_OPTIONS");
-    return redirect(stepRoute("FILTER_OPTIONS", connection.id, connection.integrationId));
-  });
 }
 
 const select = "mt-1 block w-full rounded-md px-2 py-1.5 text-sm ring-1 ring-slate-300 aria-[invalid]:ring-red-500 dark:bg-slate-900";
 
 export default function TaskCreationPage() {
   const { connection, setting, employees, activityCodes, workGroups } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const errors: Record<string, string> = actionData?.errors ?? {};
+  const [form, fields] = useForm({
+    id: "task-creation",
+    lastResult: resultFor(useActionData<typeof action>(), { intent: "save" }),
+    defaultValue: {
+      enabled: setting.enabled ? "on" : "",
+      assigneeRule: setting.assigneeRule,
+      fixedEmployeeAccountId: setting.fixedEmployeeAccountId ?? "",
+      activityCode: setting.activityCode ?? "",
+      workGroup: setting.workGroup ?? "",
+      dueDaysBeforeExpiration: String(setting.dueDaysBeforeExpiration),
+    },
+  });
   return (
     <WizardPage
       title="Task creation"
@@ -104,9 +120,9 @@ export default function TaskCreationPage() {
       progress={<WizardProgress current="TASK_CREATION" reached={connection.step} connectionId={connection.id} integrationId={connection.integrationId} />}
     >
       <p className="text-sm text-slate-600 dark:text-slate-300">What happens when someone re-markets a policy from this connection.</p>
-      <PostForm className="space-y-4 rounded-lg bg-white p-4 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+      <PostForm {...getFormProps(form)} className="space-y-4 rounded-lg bg-white p-4 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
         <label className="flex items-center gap-2 text-sm font-medium">
-          <input type="checkbox" name="enabled" defaultChecked={setting.enabled} />
+          <input {...getInputProps(fields.enabled, { type: "checkbox" })} />
           Create a task when a policy is re-marketed
         </label>
         <fieldset className="text-sm">
@@ -120,7 +136,7 @@ export default function TaskCreationPage() {
               ] as const
             ).map(([value, label]) => (
               <label key={value} className="flex items-center gap-2">
-                <input type="radio" name="assigneeRule" value={value} defaultChecked={setting.assigneeRule === value} />
+                <input {...getInputProps(fields.assigneeRule, { type: "radio", value })} id={`${fields.assigneeRule.id}-${value}`} />
                 {label}
               </label>
             ))}
@@ -129,7 +145,7 @@ export default function TaskCreationPage() {
         <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
           <label className="text-sm">
             <span className="font-medium">Fixed employee</span>
-            <select name="fixedEmployeeAccountId" defaultValue={setting.fixedEmployeeAccountId ?? ""} className={select} aria-invalid={errors.fixedEmployeeAccountId ? true : undefined}>
+            <select {...getSelectProps(fields.fixedEmployeeAccountId)} className={select}>
               <option value="">—</option>
               {employees.map((e) => (
                 <option key={e.id} value={e.id}>
@@ -138,35 +154,43 @@ export default function TaskCreationPage() {
                 </option>
               ))}
             </select>
-            {errors.fixedEmployeeAccountId ? <span className="text-red-600">{errors.fixedEmployeeAccountId}</span> : null}
+            <FieldError id={fields.fixedEmployeeAccountId.errorId} errors={fields.fixedEmployeeAccountId.errors} />
           </label>
-          <CodeSelect label="Activity code" name="activityCode" value={setting.activityCode} options={activityCodes} />
-          <CodeSelect label="Work group" name="workGroup" value={setting.workGroup} options={workGroups} />
+          <CodeSelect label="Activity code" props={getSelectProps(fields.activityCode)} options={activityCodes} />
+          <CodeSelect label="Work group" props={getSelectProps(fields.workGroup)} options={workGroups} />
           <label className="text-sm">
             <span className="font-medium">Due days before expiration</span>
-            <input name="dueDaysBeforeExpiration" inputMode="numeric" defaultValue={String(setting.dueDaysBeforeExpiration)} className={select} aria-invalid={errors.dueDaysBeforeExpiration ? true : undefined} />
-            {errors.dueDaysBeforeExpiration ? <span className="text-red-600">{errors.dueDaysBeforeExpiration}</span> : null}
+            <input {...getInputProps(fields.dueDaysBeforeExpiration, { type: "text" })} inputMode="numeric" className={select} />
+            <FieldError id={fields.dueDaysBeforeExpiration.errorId} errors={fields.dueDaysBeforeExpiration.errors} />
           </label>
         </div>
-        {errors.assigneeRule ? <Notice tone="error">{errors.assigneeRule}</Notice> : null}
+        {fields.assigneeRule.errors ? <Notice tone="error">{fields.assigneeRule.errors[0]}</Notice> : null}
         <WizardActions backTo={stepRoute("PREDICTION_SETTING", connection.id, connection.integrationId)} pending={navigation.formData?.get("intent") === "save"} />
       </PostForm>
 
       <div className="grid gap-4 md:grid-cols-3">
-        <OptionList title="Employee accounts" kind="employee" items={employees.map((e) => ({ id: e.id, text: `${e.name}${e.email ? ` <${e.email}>` : ""}` }))} error={errors["add-employee"]} withEmail />
-        <OptionList title="Activity codes" kind="activity_code" items={activityCodes.map((o) => ({ id: o.id, text: `${o.code} — ${o.label}` }))} error={errors["add-activity_code"]} withCode />
-        <OptionList title="Work groups" kind="work_group" items={workGroups.map((o) => ({ id: o.id, text: `${o.code} — ${o.label}` }))} error={errors["add-work_group"]} withCode />
+        <OptionList title="Employee accounts" kind="employee" items={employees.map((e) => ({ id: e.id, text: `${e.name}${e.email ? ` <${e.email}>` : ""}` }))} withEmail />
+        <OptionList title="Activity codes" kind="activity_code" items={activityCodes.map((o) => ({ id: o.id, text: `${o.code} — ${o.label}` }))} withCode />
+        <OptionList title="Work groups" kind="work_group" items={workGroups.map((o) => ({ id: o.id, text: `${o.code} — ${o.label}` }))} withCode />
       </div>
     </WizardPage>
   );
 }
 
+function FieldError({ id, errors }: { id: string; errors?: string[] }) {
+  return errors ? (
+    <span id={id} className="text-red-600">
+      {errors[0]}
+    </span>
+  ) : null;
+}
+
 /** A coded list from the connector (activity codes, work groups), with "—" for none. */
-function CodeSelect({ label, name, value, options }: { label: string; name: string; value: string | null; options: { id: string; code: string; label: string }[] }) {
+function CodeSelect({ label, props, options }: { label: string; props: ReturnType<typeof getSelectProps>; options: { id: string; code: string; label: string }[] }) {
   return (
     <label className="text-sm">
       <span className="font-medium">{label}</span>
-      <select name={name} defaultValue={value ?? ""} className={select}>
+      <select {...props} className={select}>
         <option value="">—</option>
         {options.map((o) => (
           <option key={o.id} value={o.code}>
@@ -178,7 +202,14 @@ function CodeSelect({ label, name, value, options }: { label: string; name: stri
   );
 }
 
-function OptionList({ title, kind, items, error, withEmail, withCode }: { title: string; kind: string; items: { id: string; text: string }[]; error?: string; withEmail?: boolean; withCode?: boolean }) {
+/** A connector list kept by hand: remove an entry, or add one (its refused input comes back with the message). */
+function OptionList({ title, kind, items, withEmail, withCode }: { title: string; kind: (typeof KINDS)[number]; items: { id: string; text: string }[]; withEmail?: boolean; withCode?: boolean }) {
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: useFormId(`add-${kind}`, actionData),
+    lastResult: resultFor(actionData, { intent: "add", kind }),
+    defaultValue: { code: "", label: "", email: "" },
+  });
   const input = "block w-full rounded-md px-2 py-1 text-sm ring-1 ring-slate-300 dark:bg-slate-900";
   return (
     <section className="space-y-2 rounded-lg bg-slate-50 p-3 text-sm dark:bg-slate-900">
@@ -197,12 +228,15 @@ function OptionList({ title, kind, items, error, withEmail, withCode }: { title:
           </li>
         ))}
       </ul>
-      <PostForm className="space-y-1">
+      <PostForm {...getFormProps(form)} className="space-y-1">
         <input type="hidden" name="kind" value={kind} />
-        {withCode ? <input name="code" placeholder="Code" aria-label={`${title}: code`} className={input} /> : null}
-        <input name="label" placeholder={withCode ? "Description" : "Name"} aria-label={`${title}: name`} className={input} />
-        {withEmail ? <input name="email" type="email" placeholder="E-mail (optional)" aria-label={`${title}: e-mail`} className={input} /> : null}
-        {error ? <p className="text-red-600">{error}</p> : null}
+        {withCode ? <input {...getInputProps(fields.code, { type: "text" })} placeholder="Code" aria-label={`${title}: code`} className={input} /> : null}
+        <input {...getInputProps(fields.label, { type: "text" })} placeholder={withCode ? "Description" : "Name"} aria-label={`${title}: name`} className={input} />
+        {withEmail ? <input {...getInputProps(fields.email, { type: "email" })} placeholder="E-mail (optional)" aria-label={`${title}: e-mail`} className={input} /> : null}
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <ErrorList id={fields.code.errorId} errors={fields.code.errors} />
+        <ErrorList id={fields.label.errorId} errors={fields.label.errors} />
+        <ErrorList id={fields.email.errorId} errors={fields.email.errors} />
         <Button type="submit" name="intent" value="add" variant="secondary">
           Add
         </Button>

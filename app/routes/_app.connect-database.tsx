@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -55,11 +56,12 @@ const SyncSchema = z.object({ intent: z.literal("sync"), id: z.string().uuid() }
 export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireAdmin(request);
   const formData = await request.formData();
-  const parsed = SyncSchema.safeParse(Object.fromEntries(formData));
-  if (!parsed.success) throw new Response("Bad request", { status: 400 });
+  const submission = parseWithZod(formData, { schema: SyncSchema });
+  // A button and a hidden id: nothing a user typed to show again.
+  if (submission.status !== "success") throw new Response("Bad request", { status: 400 });
   return applyFormOnce(request, formData, async () => {
     try {
-      await startImport(ctx, parsed.data.id);
+      await startImport(ctx, submission.value.id);
     } catch (error) {
       if (isServiceError(error) && error.status === 404) throw new Response("Not found", { status: 404 });
       if (!isServiceError(error)) throw error;

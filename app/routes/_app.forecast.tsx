@@ -1,9 +1,11 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
 import { BarChart } from "~/components/bar-chart";
-import { PostForm } from "~/components/forms";
+import { PostForm, resultFor, useFormId } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { Card, ChangeText, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { Notice } from "~/components/ui/alert-pill";
@@ -16,6 +18,7 @@ import { codeToPeriodLabel, formatMoney, formatNumber, periodToCode } from "~/ut
 import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { ALL_LINES_ID as ALL_LINES, EXCLUSION_LABELS, LINE_CODES as LINES_OF_BUSINESS, describePrediction } from "~/utils/renewals";
+import { replyInvalid } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Forecast | Remarket" }];
@@ -39,10 +42,12 @@ const SettingsSchema = z.object({ window: windowField, thresholdPct: pct, thresh
 // The what-if is per forecast object (seed forecast-preferences/{forecast_object_id}); none chosen: all lines.
 const WhatIfSchema = SettingsSchema.extend({ forecastObjectId: forecastObject.catch(ALL_LINES) });
 const PreferenceSchema = SettingsSchema.extend({
+  intent: z.literal("save"),
   forecastObjectId: forecastObject,
-  excludeFirstTerm: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
-  excludeZeroPremium: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
+  excludeFirstTerm: z.boolean().default(false),
+  excludeZeroPremium: z.boolean().default(false),
 });
+const ActionSchema = z.discriminatedUnion("intent", [z.object({ intent: z.literal("recompute") }), PreferenceSchema]);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request);
@@ -51,51 +56,59 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const flaggedOnly = url.searchParams.get("show") === "flagged";
   const [preference, preferences, run] = await Promise.all([getForecastPreference(ctx, ALL_LINES), listForecastPreferences(ctx), getForecastRun(ctx)]);
   let whatIf: { input: z.infer<typeof WhatIfSchema>; result: Awaited<ReturnType<typeof simulateFlags>> } | null = null;
-  let whatIfErrors: Record<string, string[]> | null = null;
+  // The what-if is a GET form: its refusal is conform's reply too, read by the form from the loader.
+  let whatIfResult: SubmissionResult<string[]> | null = null;
   // The object's own preference (falling back to 'all'): the form's starting values and the exclusions a save keeps.
   const whatIfObject = forecastObject.catch(ALL_LINES).parse(url.searchParams.get("forecastObjectId") ?? ALL_LINES);
   const objectPreference = whatIfObject === ALL_LINES ? preference : await getForecastPreference(ctx, whatIfObject);
   if (url.searchParams.get("whatif") === "1") {
-    const parsed = WhatIfSchema.safeParse(Object.fromEntries(url.searchParams));
-    if (parsed.success) whatIf = { input: parsed.data, result: await simulateFlags(ctx, parsed.data, parsed.data.forecastObjectId) };
-    else whatIfErrors = z.flattenError(parsed.error).fieldErrors as Record<string, string[]>;
+    const submission = parseWithZod(url.searchParams, { schema: WhatIfSchema });
+    if (submission.status === "success") whatIf = { input: submission.value, result: await simulateFlags(ctx, submission.value, submission.value.forecastObjectId) };
+    else whatIfResult = submission.reply();
   }
   const [summary, list, current] = await Promise.all([
     forecastSummary(ctx, preference.window),
     listForecast(ctx, { page, pageSize: PAGE_SIZE, flaggedOnly }),
     simulateFlags(ctx, preference),
   ]);
-  return { preference, preferences, objectPreference, whatIfObject, run, summary, list, page, pageCount: pageCountFor(list.total, PAGE_SIZE), flaggedOnly, whatIf, whatIfErrors, current };
+  return { preference, preferences, objectPreference, whatIfObject, run, summary, list, page, pageCount: pageCountFor(list.total, PAGE_SIZE), flaggedOnly, whatIf, whatIfResult, current };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireTenantContext(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
-  if (intent === "recompute") {
-    return applyFormOnce(request, formData, async () => {
+  const submission = parseWithZod(formData, { schema: ActionSchema });
+  if (submission.status !== "success") return replyInvalid(submission);
+  const input = submission.value;
+  return applyFormOnce(request, formData, async () => {
+    if (input.intent === "recompute") {
       const { inline } = await refreshForecast(ctx);
       return redirectWithToast("/forecast", { type: "success", title: inline ? "Forecast updated" : "Forecast queued", message: inline ? "The worklist reflects the latest book." : "Large book: the forecast is being recomputed in the background." });
-    });
-  }
-  const parsed = PreferenceSchema.safeParse(Object.fromEntries(formData));
-  const values = Object.fromEntries([...formData].filter(([k]) => k !== "_formToken").map(([k, v]) => [k, String(v)]));
-  if (!parsed.success) return data({ errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]>, values }, { status: 400 });
-  return applyFormOnce(request, formData, async () => {
-    await saveForecastPreference(ctx, parsed.data);
+    }
+    const { intent: _save, ...preference } = input;
+    await saveForecastPreference(ctx, preference);
     const { inline } = await refreshForecast(ctx);
-    const label = parsed.data.forecastObjectId === ALL_LINES ? "all lines" : parsed.data.forecastObjectId;
+    const label = preference.forecastObjectId === ALL_LINES ? "all lines" : preference.forecastObjectId;
     return redirectWithToast("/forecast", { type: "success", title: "Preferences saved", message: `Saved for ${label}. ${inline ? "The worklist is up to date." : "The forecast is being recomputed."}` });
   });
 }
 
 export default function ForecastPage() {
-  const { preference, preferences, objectPreference, whatIfObject, run, summary, list, page, pageCount, flaggedOnly, whatIf, whatIfErrors, current } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const { preference, preferences, objectPreference, whatIfObject, run, summary, list, page, pageCount, flaggedOnly, whatIf, whatIfResult, current } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [params] = useSearchParams();
-  const errors = actionData?.errors ?? {};
   const wi = whatIf?.input ?? objectPreference;
+  const actionData = useActionData<typeof action>();
+  const [whatIfForm, whatIfFields] = useForm({
+    id: useFormId("what-if", whatIfResult),
+    lastResult: whatIfResult,
+    defaultValue: { forecastObjectId: whatIfObject, ...settingsValues(wi) },
+  });
+  const [preferenceForm, preferenceFields] = useForm({
+    id: useFormId("preferences", actionData),
+    lastResult: resultFor(actionData, { intent: "save" }),
+    defaultValue: { forecastObjectId: ALL_LINES, ...settingsValues(preference), excludeFirstTerm: preference.excludeFirstTerm ? "on" : "", excludeZeroPremium: preference.excludeZeroPremium ? "on" : "" },
+  });
   const objectLabel = (id: string) => (id === ALL_LINES ? "all lines" : id);
   return (
     <div className="space-y-6">
@@ -164,13 +177,13 @@ export default function ForecastPage() {
 
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="What if?">
-          <Form method="get" className="grid gap-3 sm:grid-cols-2" aria-label="What if">
+          <Form method="get" {...getFormProps(whatIfForm)} className="grid gap-3 sm:grid-cols-2" aria-label="What if">
             <input type="hidden" name="whatif" value="1" />
-            <ObjectSelect name="forecastObjectId" label="Applies to" value={whatIfObject} />
-            <WindowSelect name="window" value={wi.window} error={whatIfErrors?.window} />
-            <NumberInput name="thresholdPct" label="Premium increase from (%)" value={wi.thresholdPct} step="0.1" error={whatIfErrors?.thresholdPct} />
-            <NumberInput name="thresholdAmount" label="or increase from ($)" value={wi.thresholdAmount ?? ""} step="1" error={whatIfErrors?.thresholdAmount} />
-            <NumberInput name="actDaysBeforeExpiration" label="Act within days of expiry" value={wi.actDaysBeforeExpiration} step="1" error={whatIfErrors?.actDaysBeforeExpiration} />
+            <ObjectSelect field={whatIfFields.forecastObjectId} label="Applies to" />
+            <WindowSelect field={whatIfFields.window} />
+            <NumberInput field={whatIfFields.thresholdPct} label="Premium increase from (%)" step="0.1" />
+            <NumberInput field={whatIfFields.thresholdAmount} label="or increase from ($)" step="1" />
+            <NumberInput field={whatIfFields.actDaysBeforeExpiration} label="Act within days of expiry" step="1" />
             <div className="sm:col-span-2">
               <Button type="submit" variant="secondary">
                 Show what would be flagged
@@ -212,19 +225,19 @@ export default function ForecastPage() {
               </li>
             ))}
           </ul>
-          <PostForm className="grid gap-3 sm:grid-cols-2" aria-label="Preferences">
-            <ObjectSelect name="forecastObjectId" label="Applies to" value={actionData?.values.forecastObjectId ?? ALL_LINES} />
-            <WindowSelect name="window" value={periodToCode(actionData?.values.window, preference.window) ?? preference.window} error={errors.window} />
-            <NumberInput name="thresholdPct" label="Premium increase from (%)" value={actionData?.values.thresholdPct ?? preference.thresholdPct} step="0.1" error={errors.thresholdPct} />
-            <NumberInput name="thresholdAmount" label="or increase from ($)" value={actionData?.values.thresholdAmount ?? preference.thresholdAmount ?? ""} step="1" error={errors.thresholdAmount} />
-            <NumberInput name="actDaysBeforeExpiration" label="Act within days of expiry" value={actionData?.values.actDaysBeforeExpiration ?? preference.actDaysBeforeExpiration} step="1" error={errors.actDaysBeforeExpiration} />
+          <PostForm {...getFormProps(preferenceForm)} className="grid gap-3 sm:grid-cols-2" aria-label="Preferences">
+            <ObjectSelect field={preferenceFields.forecastObjectId} label="Applies to" />
+            <WindowSelect field={preferenceFields.window} />
+            <NumberInput field={preferenceFields.thresholdPct} label="Premium increase from (%)" step="0.1" />
+            <NumberInput field={preferenceFields.thresholdAmount} label="or increase from ($)" step="1" />
+            <NumberInput field={preferenceFields.actDaysBeforeExpiration} label="Act within days of expiry" step="1" />
             <fieldset className="space-y-1 text-sm">
               <legend className="font-medium">Exclude</legend>
               <label className="flex items-center gap-2">
-                <input type="checkbox" name="excludeFirstTerm" defaultChecked={preference.excludeFirstTerm} /> First terms
+                <input {...getInputProps(preferenceFields.excludeFirstTerm, { type: "checkbox" })} /> First terms
               </label>
               <label className="flex items-center gap-2">
-                <input type="checkbox" name="excludeZeroPremium" defaultChecked={preference.excludeZeroPremium} /> $0 premiums
+                <input {...getInputProps(preferenceFields.excludeZeroPremium, { type: "checkbox" })} /> $0 premiums
               </label>
             </fieldset>
             <div className="sm:col-span-2">
@@ -310,11 +323,18 @@ export default function ForecastPage() {
   );
 }
 
-function ObjectSelect({ name, label, value }: { name: string; label: string; value: string }) {
+type Field = FieldMetadata<string>;
+
+/** A preference's settings as the form's starting values (the window by its label, seed §5). */
+function settingsValues(p: { window: "6m" | "yr"; thresholdPct: number; thresholdAmount: number | null; actDaysBeforeExpiration: number }) {
+  return { window: codeToPeriodLabel(p.window), thresholdPct: String(p.thresholdPct), thresholdAmount: p.thresholdAmount === null ? "" : String(p.thresholdAmount), actDaysBeforeExpiration: String(p.actDaysBeforeExpiration) };
+}
+
+function ObjectSelect({ field, label }: { field: Field; label: string }) {
   return (
     <label className="block text-sm">
       <span className="font-medium">{label}</span>
-      <select name={name} defaultValue={value} className={`${inputClass} mt-1`}>
+      <select {...getSelectProps(field)} className={`${inputClass} mt-1`}>
         <option value={ALL_LINES}>All lines</option>
         {LINES_OF_BUSINESS.map((l) => (
           <option key={l} value={l}>
@@ -322,37 +342,42 @@ function ObjectSelect({ name, label, value }: { name: string; label: string; val
           </option>
         ))}
       </select>
+      <FieldError field={field} />
     </label>
   );
 }
 
-function WindowSelect({ name, value, error }: { name: string; value: "6m" | "yr"; error?: string[] }) {
+function WindowSelect({ field }: { field: Field }) {
   return (
     <label className="block text-sm">
       <span className="font-medium">Window</span>
-      <select name={name} defaultValue={codeToPeriodLabel(value)} className={`${inputClass} mt-1`}>
+      <select {...getSelectProps(field)} className={`${inputClass} mt-1`}>
         <option value="6 months">6 months</option>
         <option value="12 months">12 months</option>
       </select>
-      {error ? <span className="text-red-600">{error[0]}</span> : null}
+      <FieldError field={field} />
     </label>
   );
 }
 
-function NumberInput({ name, label, value, step, error }: { name: string; label: string; value: string | number; step: string; error?: string[] }) {
-  const id = `${name}-${label.length}`;
+function NumberInput({ field, label, step }: { field: Field; label: string; step: string }) {
   return (
     <div className="text-sm">
-      <label htmlFor={id} className="font-medium">
+      <label htmlFor={field.id} className="font-medium">
         {label}
       </label>
-      <input id={id} type="number" name={name} defaultValue={value} step={step} min="0" className={`${inputClass} mt-1`} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
-      {error ? (
-        <p id={`${id}-error`} className="text-red-600">
-          {error[0]}
-        </p>
-      ) : null}
+      <input {...getInputProps(field, { type: "number" })} step={step} min="0" className={`${inputClass} mt-1`} />
+      <FieldError field={field} />
     </div>
+  );
+}
+
+function FieldError({ field }: { field: Field }) {
+  if (!field.errors) return null;
+  return (
+    <p id={field.errorId} className="text-red-600">
+      {field.errors[0]}
+    </p>
   );
 }
 

@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, type ShouldRevalidateFunction } from "@remix-run/react";
@@ -55,13 +56,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { filter, groups, total, page, pageCount: pageCountFor(total, NOTIFICATIONS_PAGE_SIZE) };
 }
 
-/** Seed §4 mark as read (files/update-read-status), and mark all as read. */
+/**
+ * Seed §4 mark as read (files/update-read-status), and mark all as read. The answer is the card
+ * fetcher's `{ ok }`, not a form reply: these forms are a button with hidden fields, and on a
+ * failure the seed re-reads the list without a message.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireTenantContext(request);
   const formData = await request.formData();
-  const parsed = ActionSchema.safeParse(Object.fromEntries(formData));
-  if (!parsed.success) return data({ ok: false }, { status: 400 });
-  const input = parsed.data;
+  const submission = parseWithZod(formData, { schema: ActionSchema });
+  if (submission.status !== "success") return data({ ok: false }, { status: 400 });
+  const input = submission.value;
   const back = safeRedirect(input.redirectTo ?? "/notifications", "/notifications");
   if (input.intent === "read-all") {
     return applyFormOnce(request, formData, async () => {

@@ -1,11 +1,14 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
-import { PostForm } from "~/components/forms";
+import { PostForm, resultFor } from "~/components/forms";
 import { Card, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { AlertPill, Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
+import { ErrorList } from "~/components/ui/field";
 import { carriersForPolicy } from "~/services/carriers.server";
 import { isServiceError } from "~/services/errors.server";
 import { getRemarket, markLost, saveQuote, selectQuote } from "~/services/quotes.server";
@@ -13,6 +16,7 @@ import { requireTenantContext } from "~/utils/auth.server";
 import { formatMoney } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { OUTCOME_LABELS } from "~/utils/renewals";
+import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { multiLineText, singleLineText } from "~/utils/schemas";
 
@@ -20,14 +24,22 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Quotes
 
 const QuoteSchema = z
   .object({
-    quoteId: z.string().uuid().optional().or(z.literal("").transform(() => undefined)),
-    carrierId: z.string().uuid().optional().or(z.literal("").transform(() => undefined)),
+    intent: z.literal("save"),
+    quoteId: z.string().uuid().optional(),
+    carrierId: z.string().uuid().optional(),
     carrierName: singleLineText().max(120, "Keep the carrier name under 120 characters.").optional(),
-    premium: z.coerce.number({ error: "Enter the quoted premium." }).positive("Enter the quoted premium.").max(10_000_000, "Enter a premium under $10,000,000."),
+    premium: z.number({ error: "Enter the quoted premium." }).positive("Enter the quoted premium.").max(10_000_000, "Enter a premium under $10,000,000."),
     effectiveDate: z.string({ error: "Enter the effective date." }).regex(/^\d{4}-\d{2}-\d{2}$/, "Enter the effective date."),
     coverageNotes: multiLineText().max(2000, "Keep the notes under 2,000 characters.").optional(),
   })
-  .refine((v) => v.carrierId || v.carrierName, { message: "Choose a carrier or type its name.", path: ["carrierId"] });
+  // Checked even when another field failed, so every message shows at once.
+  .refine((v) => v.carrierId || v.carrierName, {
+    message: "Choose a carrier or type its name.",
+    path: ["carrierId"],
+    when: ({ issues }) => !issues.some((issue) => issue.path?.[0] === "carrierId" || issue.path?.[0] === "carrierName"),
+  });
+
+const ActionSchema = z.discriminatedUnion("intent", [z.object({ intent: z.literal("select"), quoteId: z.string() }), z.object({ intent: z.literal("lost") }), QuoteSchema]);
 
 async function load(request: Request, remarketId: string) {
   const ctx = await requireTenantContext(request);
@@ -50,50 +62,38 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, remarket } = await load(request, params.remarketId ?? "");
   const formData = await request.formData();
-  const intent = formData.get("intent");
+  const submission = parseWithZod(formData, { schema: ActionSchema });
+  if (submission.status !== "success") return replyInvalid(submission);
+  const input = submission.value;
   const here = `/quotes/${remarket.id}`;
-  const values = Object.fromEntries([...formData].filter(([k]) => k !== "_formToken").map(([k, v]) => [k, String(v)]));
+  // Only this re-market's own quotes can be selected or edited here.
+  const quoteId = input.intent === "lost" ? undefined : input.quoteId;
+  if (quoteId && !remarket.quotes.some((q) => q.id === quoteId)) throw new Response("Quote not found", { status: 404 });
   try {
-    if (intent === "select") {
-      const quoteId = String(formData.get("quoteId") ?? "");
-      if (!remarket.quotes.some((q) => q.id === quoteId)) throw new Response("Quote not found", { status: 404 });
-      return await applyFormOnce(request, formData, async () => {
-        const result = await selectQuote(ctx, quoteId);
+    return await applyFormOnce(request, formData, async () => {
+      if (input.intent === "select") {
+        const result = await selectQuote(ctx, input.quoteId);
         const saved = result.premiumSaved !== null ? ` Premium saved: ${formatMoney(result.premiumSaved)}.` : "";
         return redirectWithToast(here, { type: "success", title: "Quote selected", message: `${OUTCOME_LABELS[result.outcome]}.${saved}` });
-      });
-    }
-    if (intent === "lost") {
-      return await applyFormOnce(request, formData, async () => {
+      }
+      if (input.intent === "lost") {
         await markLost(ctx, remarket.id);
         return redirectWithToast(here, { type: "success", title: "Closed as lost", message: "The re-market is closed as lost." });
-      });
-    }
-    const parsed = QuoteSchema.safeParse(values);
-    if (!parsed.success) return data({ errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]>, values }, { status: 400 });
-    if (parsed.data.quoteId && !remarket.quotes.some((q) => q.id === parsed.data.quoteId)) throw new Response("Quote not found", { status: 404 });
-    return await applyFormOnce(request, formData, async () => {
-      await saveQuote(ctx, remarket.id, parsed.data);
-      return redirectWithToast(here, { type: "success", message: parsed.data.quoteId ? "Quote updated." : "Quote added." });
+      }
+      await saveQuote(ctx, remarket.id, input);
+      return redirectWithToast(here, { type: "success", message: input.quoteId ? "Quote updated." : "Quote added." });
     });
   } catch (error) {
-    if (isServiceError(error)) {
-      if (error.status === 404) throw new Response(error.message, { status: 404 });
-      return data({ errors: { [error.field ?? "form"]: [error.message] } as Record<string, string[]>, values }, { status: error.status });
-    }
-    throw error;
+    return replyWithServiceError(submission, error);
   }
 }
 
 export default function RemarketQuotesPage() {
-  const { remarket, choices, editing } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const errors = actionData?.errors ?? {};
-  const v = actionData?.values ?? {};
-  const agency = choices.carriers.filter((c) => c.agency);
-  const others = choices.carriers.filter((c) => !c.agency);
-  const defaultCarrier = v.carrierId ?? editing?.carrierId ?? "";
+  const { remarket, editing } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  // Select and close-as-lost are buttons: what the service refuses is said above the table (the
+  // quote form shows its own).
+  const formErrors = lastResult?.initialValue?.intent !== "save" ? (lastResult?.error?.[""] ?? null) : null;
   return (
     <div className="space-y-6">
       <div>
@@ -123,7 +123,7 @@ export default function RemarketQuotesPage() {
           )}
         </p>
       </div>
-      {errors.form ? <Notice tone="error">{errors.form[0]}</Notice> : null}
+      {formErrors ? <Notice tone="error">{formErrors[0]}</Notice> : null}
 
       <Card title="Quotes">
         <table className={tableClass} data-testid="quotes">
@@ -188,63 +188,91 @@ export default function RemarketQuotesPage() {
       </Card>
 
       <Card title={editing ? `Edit the quote from ${editing.carrierName}` : "Add a quote"}>
-        <PostForm key={editing?.id ?? `new-${remarket.quotes.length}`} className="grid gap-3 sm:grid-cols-2" aria-label={editing ? "Edit quote" : "Add quote"}>
-          {editing ? <input type="hidden" name="quoteId" value={editing.id} /> : null}
-          <label className="block text-sm">
-            <span className="font-medium">Carrier</span>
-            <select name="carrierId" defaultValue={defaultCarrier} className={`${inputClass} mt-1`} aria-invalid={errors.carrierId ? true : undefined}>
-              <option value="">Choose a carrier…</option>
-              {agency.length ? (
-                <optgroup label="Your carriers">
-                  {agency.map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.name}
-                    </option>
-                  ))}
-                </optgroup>
-              ) : null}
-              <optgroup label={`Other carriers writing ${choices.line}${choices.state ? ` in ${choices.state}` : ""}`}>
-                {others.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </optgroup>
-            </select>
-            {errors.carrierId ? <span className="text-red-600">{errors.carrierId[0]}</span> : null}
-          </label>
-          <label className="block text-sm">
-            <span className="font-medium">…or another carrier's name</span>
-            <input name="carrierName" defaultValue={v.carrierName ?? (editing && !editing.carrierId ? editing.carrierName : "")} className={`${inputClass} mt-1`} />
-          </label>
-          <label className="block text-sm">
-            <span className="font-medium">Premium ($)</span>
-            <input type="number" step="0.01" min="0" name="premium" defaultValue={v.premium ?? editing?.premium ?? ""} className={`${inputClass} mt-1`} aria-invalid={errors.premium ? true : undefined} />
-            {errors.premium ? <span className="text-red-600">{errors.premium[0]}</span> : null}
-          </label>
-          <label className="block text-sm">
-            <span className="font-medium">Effective date</span>
-            <input type="date" name="effectiveDate" defaultValue={v.effectiveDate ?? editing?.effectiveDate ?? remarket.expirationDate} className={`${inputClass} mt-1`} aria-invalid={errors.effectiveDate ? true : undefined} />
-            {errors.effectiveDate ? <span className="text-red-600">{errors.effectiveDate[0]}</span> : null}
-          </label>
-          <label className="block text-sm sm:col-span-2">
-            <span className="font-medium">Coverage notes</span>
-            <textarea name="coverageNotes" rows={2} defaultValue={v.coverageNotes ?? editing?.coverageNotes ?? ""} className={`${inputClass} mt-1`} />
-            {errors.coverageNotes ? <span className="text-red-600">{errors.coverageNotes[0]}</span> : null}
-          </label>
-          <div className="flex gap-2 sm:col-span-2">
-            <Button type="submit" name="intent" value="save" pending={navigation.formData?.get("intent") === "save"}>
-              {editing ? "Save quote" : "Add quote"}
-            </Button>
-            {editing ? (
-              <Link to="." className="px-3 py-2 text-sm text-slate-600 hover:underline">
-                Cancel
-              </Link>
-            ) : null}
-          </div>
-        </PostForm>
+        <QuoteForm key={editing?.id ?? `new-${remarket.quotes.length}`} />
       </Card>
     </div>
+  );
+}
+
+/** Add a quote, or edit the one in `?edit=`; a refused save shows its messages by the fields and keeps what was typed. */
+function QuoteForm() {
+  const { remarket, choices, editing } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: `quote-${editing?.id ?? "new"}`,
+    lastResult: resultFor(useActionData<typeof action>(), { intent: "save" }),
+    defaultValue: {
+      carrierId: editing?.carrierId ?? "",
+      carrierName: editing && !editing.carrierId ? editing.carrierName : "",
+      premium: editing ? String(editing.premium) : "",
+      effectiveDate: editing?.effectiveDate ?? remarket.expirationDate,
+      coverageNotes: editing?.coverageNotes ?? "",
+    },
+  });
+  const agency = choices.carriers.filter((c) => c.agency);
+  const others = choices.carriers.filter((c) => !c.agency);
+  return (
+    <PostForm {...getFormProps(form)} className="grid gap-3 sm:grid-cols-2" aria-label={editing ? "Edit quote" : "Add quote"}>
+      {editing ? <input type="hidden" name="quoteId" value={editing.id} /> : null}
+      {form.errors ? (
+        <div className="sm:col-span-2">
+          <ErrorList id={form.errorId} errors={form.errors} />
+        </div>
+      ) : null}
+      <label className="block text-sm">
+        <span className="font-medium">Carrier</span>
+        <select {...getSelectProps(fields.carrierId)} className={`${inputClass} mt-1`}>
+          <option value="">Choose a carrier…</option>
+          {agency.length ? (
+            <optgroup label="Your carriers">
+              {agency.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
+          <optgroup label={`Other carriers writing ${choices.line}${choices.state ? ` in ${choices.state}` : ""}`}>
+            {others.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </optgroup>
+        </select>
+        <ErrorList id={fields.carrierId.errorId} errors={fields.carrierId.errors} />
+      </label>
+      <label className="block text-sm">
+        <span className="font-medium">…or another carrier's name</span>
+        <input {...getInputProps(fields.carrierName, { type: "text" })} className={`${inputClass} mt-1`} />
+        <ErrorList id={fields.carrierName.errorId} errors={fields.carrierName.errors} />
+      </label>
+      <label className="block text-sm">
+        <span className="font-medium">Premium ($)</span>
+        <input {...getInputProps(fields.premium, { type: "number" })} step="0.01" min="0" className={`${inputClass} mt-1`} />
+        <ErrorList id={fields.premium.errorId} errors={fields.premium.errors} />
+      </label>
+      <label className="block text-sm">
+        <span className="font-medium">Effective date</span>
+        <input {...getInputProps(fields.effectiveDate, { type: "date" })} className={`${inputClass} mt-1`} />
+        <ErrorList id={fields.effectiveDate.errorId} errors={fields.effectiveDate.errors} />
+      </label>
+      <label className="block text-sm sm:col-span-2">
+        <span className="font-medium">Coverage notes</span>
+        <textarea {...getTextareaProps(fields.coverageNotes)} rows={2} className={`${inputClass} mt-1`} />
+        <ErrorList id={fields.coverageNotes.errorId} errors={fields.coverageNotes.errors} />
+      </label>
+      <div className="flex gap-2 sm:col-span-2">
+        <Button type="submit" name="intent" value="save" pending={navigation.formData?.get("intent") === "save"}>
+          {editing ? "Save quote" : "Add quote"}
+        </Button>
+        {editing ? (
+          <Link to="." className="px-3 py-2 text-sm text-slate-600 hover:underline">
+            Cancel
+          </Link>
+        ) : null}
+      </div>
+    </PostForm>
   );
 }
 

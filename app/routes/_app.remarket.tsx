@@ -1,13 +1,15 @@
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
-import { PostForm } from "~/components/forms";
+import { PostForm, useFormId } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { Card, FilterSelect, inputClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
-import { ServiceError, isServiceError } from "~/services/errors.server";
+import { ServiceError } from "~/services/errors.server";
 import { calendarDate } from "~/services/forecast.server";
 import { getRemarketAllowance } from "~/services/quota.server";
 import { remarketFlags } from "~/services/remarket.server";
@@ -15,6 +17,7 @@ import { WORKLIST_PAGE_SIZE, changeFlagStatus, listWorklist } from "~/services/w
 import { requireTenantContext } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
+import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import worklistCss from "~/styles/worklist.css";
 import { FLAG_STATUS_VALUES as FLAG_STATUSES, daysBetween, formatMoney, formatNumber, shortDate, whyParts } from "~/utils/renewals";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -52,41 +55,62 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { ...list, rows, filters, page, pageCount, allowance, today: calendarDate(new Date(), ctx.auth.tenant.timeZone) };
 }
 
-const ids = z.array(z.string().uuid()).min(1, "Select at least one renewal.");
+const ROW_ACTION = /^(remarket|dismiss|snooze):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const ids = z.array(z.string().uuid(), { error: "Select at least one renewal." }).min(1, "Select at least one renewal.");
 const reason = multiLineText({ error: "Enter a reason to dismiss." }).min(1, "Enter a reason to dismiss.").max(500, "Keep the reason under 500 characters.");
-const until = z.string({ error: "Choose a date to snooze until." }).regex(/^\d{4}-\d{2}-\d{2}$/, "Choose a date to snooze until.");
-
-type ActionErrors = { form?: string[]; reason?: string[]; until?: string[]; row?: string; rowReason?: string[]; rowUntil?: string[] };
-const fail = (errors: ActionErrors, values: Record<string, string>, status = 400) => data({ errors, values }, { status });
+const until = (tomorrow: string) =>
+  z
+    .string({ error: "Choose a date to snooze until." })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "Choose a date to snooze until.")
+    .refine((d) => d >= tomorrow, "Choose a date after today.");
 
 /**
  * One form holds the whole table: row buttons carry `row=<op>:<flag id>` and read that row's
- * fields; toolbar buttons carry `intent=bulk-…` and the checked ids. No JavaScript needed.
+ * fields (`reason-<id>`, `until-<id>`); toolbar buttons carry `intent=bulk-…` and the checked ids.
+ * No JavaScript needed. The schema follows the button pressed, so each message lands on the
+ * field that was used.
  */
+function actionSchema(row: RegExpMatchArray | null, tomorrow: string) {
+  if (row) {
+    const [, op, id] = row;
+    return z.object({
+      row: z.string(),
+      ...(op === "dismiss" ? { [`reason-${id}`]: reason } : {}),
+      ...(op === "snooze" ? { [`until-${id}`]: until(tomorrow) } : {}),
+    });
+  }
+  return z.discriminatedUnion(
+    "intent",
+    [
+      z.object({ intent: z.literal("bulk-remarket"), ids }),
+      z.object({ intent: z.literal("bulk-dismiss"), ids, reason }),
+      z.object({ intent: z.literal("bulk-snooze"), ids, until: until(tomorrow) }),
+    ],
+    { error: "Choose an action." },
+  );
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireTenantContext(request);
   const formData = await request.formData();
   const url = new URL(request.url);
   const back = `${url.pathname}${url.search}`;
-  const text = (name: string) => {
-    const v = formData.get(name);
-    return typeof v === "string" ? v : undefined;
-  };
-  const values = { reason: text("reason") ?? "", until: text("until") ?? "" };
-  const row = text("row")?.match(/^(remarket|dismiss|snooze):(.+)$/);
-  const intent = row ? row[1] : text("intent")?.replace(/^bulk-/, "");
-  const bulk = !row;
-  const selected = ids.safeParse(row ? [row[2]] : formData.getAll("ids"));
-  if (!selected.success) {
-    if (row) throw new Response("Renewal not found", { status: 404 });
-    return fail({ form: [selected.error.issues[0].message] }, values);
-  }
+  const rowValue = formData.get("row");
+  const row = typeof rowValue === "string" ? rowValue.match(ROW_ACTION) : null;
+  // A row button whose value does not name a renewal is a renewal that is not there.
+  if (rowValue !== null && !row) throw new Response("Renewal not found", { status: 404 });
   const tomorrow = calendarDate(new Date(Date.now() + 86_400_000), ctx.auth.tenant.timeZone);
+  const submission = parseWithZod(formData, { schema: actionSchema(row, tomorrow) });
+  if (submission.status !== "success") return replyInvalid(submission);
+  const input = submission.value as Record<string, unknown>;
+  const op = row ? row[1] : String(input.intent).replace(/^bulk-/, "");
+  const bulk = !row;
+  const selected = row ? [row[2]] : (input.ids as string[]);
 
   try {
-    if (intent === "remarket") {
-      return await applyFormOnce(request, formData, async () => {
-        const { done, failures } = await remarketFlags(ctx, selected.data, bulk);
+    return await applyFormOnce(request, formData, async () => {
+      if (op === "remarket") {
+        const { done, failures } = await remarketFlags(ctx, selected, bulk);
         // Nothing applied: throw, so the one-time token is released and a retry may apply.
         if (done.length === 0) throw new ServiceError(failures.map((f) => (bulk ? `${f.label}: ${f.reason}` : f.reason)).join("\n"), 409);
         const last = done[done.length - 1];
@@ -95,47 +119,35 @@ export async function action({ request }: ActionFunctionArgs) {
           title: done.length === 1 ? `Re-marketed ${last.policyNumber}` : `Re-marketed ${done.length} policies`,
           message: `${failures.length ? `${failures.length} could not be re-marketed (see Reports › Bulk actions). ` : ""}Quota ${last.quotaYear}: ${last.used} of ${last.quota} used.`,
         });
-      });
-    }
-    if (intent === "dismiss") {
-      const parsed = reason.safeParse(row ? text(`reason-${row[2]}`) : text("reason"));
-      if (!parsed.success) {
-        const message = [parsed.error.issues[0].message];
-        return fail(row ? { row: row[2], rowReason: message } : { reason: message }, values);
       }
-      return await applyFormOnce(request, formData, async () => {
-        const { succeeded, failures } = await changeFlagStatus(ctx, selected.data, { status: "dismissed", reason: parsed.data }, bulk);
+      if (op === "dismiss") {
+        const why = String(row ? input[`reason-${row[2]}`] : input.reason);
+        const { succeeded, failures } = await changeFlagStatus(ctx, selected, { status: "dismissed", reason: why }, bulk);
         if (succeeded === 0) throw new ServiceError(failures.map((f) => `${f.label}: ${f.reason}`).join("\n"), 409);
-        return redirectWithToast(back, { type: "success", title: "Dismissed", message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} dismissed: ${parsed.data}` });
-      });
-    }
-    if (intent === "snooze") {
-      const parsed = until.refine((d) => d >= tomorrow, "Choose a date after today.").safeParse(row ? text(`until-${row[2]}`) : text("until"));
-      if (!parsed.success) {
-        const message = [parsed.error.issues[0].message];
-        return fail(row ? { row: row[2], rowUntil: message } : { until: message }, values);
+        return redirectWithToast(back, { type: "success", title: "Dismissed", message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} dismissed: ${why}` });
       }
-      return await applyFormOnce(request, formData, async () => {
-        const { succeeded, failures } = await changeFlagStatus(ctx, selected.data, { status: "snoozed", until: parsed.data }, bulk);
-        if (succeeded === 0) throw new ServiceError(failures.map((f) => `${f.label}: ${f.reason}`).join("\n"), 409);
-        return redirectWithToast(back, { type: "success", title: "Snoozed", message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} snoozed until ${format(parseISO(parsed.data), "d MMM yyyy")}.` });
-      });
-    }
+      const day = String(row ? input[`until-${row[2]}`] : input.until);
+      const { succeeded, failures } = await changeFlagStatus(ctx, selected, { status: "snoozed", until: day }, bulk);
+      if (succeeded === 0) throw new ServiceError(failures.map((f) => `${f.label}: ${f.reason}`).join("\n"), 409);
+      return redirectWithToast(back, { type: "success", title: "Snoozed", message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} snoozed until ${format(parseISO(day), "d MMM yyyy")}.` });
+    });
   } catch (error) {
-    if (isServiceError(error)) {
-      if (error.status === 404) throw new Response(error.message, { status: 404 });
-      return fail({ form: error.message.split("\n") }, values, error.status);
-    }
-    throw error;
+    return replyWithServiceError(submission, error);
   }
-  return fail({ form: ["Choose an action."] }, values);
 }
 
 export default function RemarketPage() {
   const { rows, total, capped, options, filters, page, pageCount, allowance, today, computedAt } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const errors: ActionErrors = actionData?.errors ?? {};
+  // The whole table is one form, so one conform form: the toolbar's fields and every row's
+  // `reason-<id>` / `until-<id>` read their messages (and the typed value) from it.
+  const lastResult = useActionData<typeof action>();
+  const [form] = useForm({ id: useFormId("worklist", lastResult), lastResult });
+  const errors = form.allErrors;
+  // Read only after a refusal: reading conform's value subscribes the page to every keystroke.
+  const entered = (form.status === "error" ? (form.value ?? {}) : {}) as Record<string, unknown>;
+  const typed = (name: string) => (typeof entered[name] === "string" ? (entered[name] as string) : "");
+  const general = [...(errors[""] ?? []), ...(errors.intent ?? []), ...(errors.ids ?? [])];
   const busy = navigation.state === "submitting";
   const actionable = filters.status === "open" || filters.status === "snoozed";
   return (
@@ -186,12 +198,12 @@ export default function RemarketPage() {
         </Form>
       </Card>
 
-      <PostForm className="space-y-3" aria-label="Worklist">
+      <PostForm id={form.id} className="space-y-3" aria-label="Worklist">
         {/* The first submit button is the form's default: Enter in a field must not re-market anything. */}
         <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
-        {errors.form?.length ? (
+        {general.length ? (
           <Notice tone="error">
-            {errors.form.map((m) => (
+            {general.map((m) => (
               <p key={m}>{m}</p>
             ))}
           </Notice>
@@ -204,7 +216,7 @@ export default function RemarketPage() {
             <div>
               <label className="block text-sm">
                 <span className="font-medium">Dismiss reason</span>
-                <input name="reason" defaultValue={actionData?.values.reason ?? ""} maxLength={500} className={`${inputClass} mt-1 w-64`} aria-invalid={errors.reason ? true : undefined} aria-describedby={errors.reason ? "reason-error" : undefined} />
+                <input name="reason" defaultValue={typed("reason")} maxLength={500} className={`${inputClass} mt-1 w-64`} aria-invalid={errors.reason ? true : undefined} aria-describedby={errors.reason ? "reason-error" : undefined} />
               </label>
               {errors.reason ? (
                 <p id="reason-error" className="text-sm text-red-600">
@@ -218,7 +230,7 @@ export default function RemarketPage() {
             <div>
               <label className="block text-sm">
                 <span className="font-medium">Snooze until</span>
-                <input type="date" name="until" min={today} defaultValue={actionData?.values.until ?? ""} className={`${inputClass} mt-1`} aria-invalid={errors.until ? true : undefined} aria-describedby={errors.until ? "until-error" : undefined} />
+                <input type="date" name="until" min={today} defaultValue={typed("until")} className={`${inputClass} mt-1`} aria-invalid={errors.until ? true : undefined} aria-describedby={errors.until ? "until-error" : undefined} />
               </label>
               {errors.until ? (
                 <p id="until-error" className="text-sm text-red-600">
@@ -258,7 +270,7 @@ export default function RemarketPage() {
                 </tr>
               ) : null}
               {rows.map((r) => (
-                <WorklistRow key={r.id} r={r} today={today} actionable={actionable} errors={errors.row === r.id ? errors : null} />
+                <WorklistRow key={r.id} r={r} today={today} actionable={actionable} errors={errors[`reason-${r.id}`] || errors[`until-${r.id}`] ? { reason: errors[`reason-${r.id}`], until: errors[`until-${r.id}`] } : null} />
               ))}
             </tbody>
           </table>
@@ -279,7 +291,7 @@ type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
  * request), so the markup is lean: short class names from worklist.css, one text node per cell
  * line (template strings, not JSX fragments), and the row's id only where a form needs it.
  */
-function WorklistRow({ r, today, actionable, errors }: { r: Row; today: string; actionable: boolean; errors: ActionErrors | null }) {
+function WorklistRow({ r, today, actionable, errors }: { r: Row; today: string; actionable: boolean; errors: { reason?: string[]; until?: string[] } | null }) {
   const days = daysBetween(today, r.expirationDate);
   const up = r.changePct > 0;
   const down = r.changePct < 0;
@@ -323,18 +335,18 @@ function WorklistRow({ r, today, actionable, errors }: { r: Row; today: string; 
             <button type="submit" name="row" value={`remarket:${r.id}`} className="wl-btn" aria-label={`Re-market ${r.policyNumber}`}>
               Re-market
             </button>
-            <details open={!!errors?.rowReason}>
+            <details open={!!errors?.reason}>
               <summary className="wl-sum">Dismiss…</summary>
               <input name={`reason-${r.id}`} maxLength={500} className="wl-in" aria-label={`Dismiss reason for ${r.policyNumber}`} placeholder="Reason" />
-              {errors?.rowReason ? <p className="wl-err">{errors.rowReason[0]}</p> : null}
+              {errors?.reason ? <p className="wl-err">{errors.reason[0]}</p> : null}
               <button type="submit" name="row" value={`dismiss:${r.id}`} className="wl-btn2" aria-label={`Dismiss ${r.policyNumber}`}>
                 Dismiss
               </button>
             </details>
-            <details open={!!errors?.rowUntil}>
+            <details open={!!errors?.until}>
               <summary className="wl-sum">Snooze…</summary>
               <input type="date" name={`until-${r.id}`} min={today} className="wl-in" aria-label={`Snooze ${r.policyNumber} until`} />
-              {errors?.rowUntil ? <p className="wl-err">{errors.rowUntil[0]}</p> : null}
+              {errors?.until ? <p className="wl-err">{errors.until[0]}</p> : null}
               <button type="submit" name="row" value={`snooze:${r.id}`} className="wl-btn2" aria-label={`Snooze ${r.policyNumber}`}>
                 Snooze
               </button>

@@ -4,11 +4,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { format } from "date-fns";
 import { z } from "zod";
-import { PostForm } from "~/components/forms";
-import { AlertPill } from "~/components/ui/alert-pill";
+import { PostForm, resultFor } from "~/components/forms";
+import { AlertPill, Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Field, SelectField } from "~/components/ui/field";
-import { isServiceError } from "~/services/errors.server";
 import { inviteMember, listMembers, listPendingInvitations, removeMember, revokeInvitation } from "~/services/team.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
@@ -56,18 +55,19 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithToast("/settings/team", { type: "success", message });
     });
   } catch (error) {
-    if (isServiceError(error)) throw new Response(error.message, { status: error.status });
-    throw error;
+    return replyWithServiceError(submission, error);
   }
 }
 
 export default function TeamPage() {
   const { members, invitations, isAdmin, me } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
+  // Remove and withdraw are buttons: what the service refuses is said above the table.
+  const buttonErrors = lastResult?.initialValue?.intent !== "invite" ? lastResult?.error?.[""] : undefined;
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "invite",
-    lastResult,
+    lastResult: resultFor(lastResult, { intent: "invite" }),
     defaultValue: { role: "staff" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: InviteSchema }),
     shouldRevalidate: "onInput",
@@ -75,6 +75,7 @@ export default function TeamPage() {
   return (
     <div className="max-w-3xl space-y-8">
       <h1 className="text-2xl font-bold">Team</h1>
+      {buttonErrors ? <Notice tone="error">{buttonErrors.join(" ")}</Notice> : null}
       <table className="w-full text-left text-sm">
         <thead className="border-b border-slate-200 text-slate-500 dark:border-slate-700">
           <tr>

@@ -1,17 +1,18 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
 import { PostForm } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { ListTable, rowClass, StatusTabs } from "~/components/renewals-ui";
-import { AlertPill } from "~/components/ui/alert-pill";
+import { AlertPill, Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
-import { isServiceError } from "~/services/errors.server";
 import { TASKS_PAGE_SIZE, listTasks, setTaskStatus } from "~/services/tasks.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
+import { replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Tasks | Remarket" }];
@@ -31,17 +32,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireTenantContext(request);
   const formData = await request.formData();
-  const parsed = TaskActionSchema.safeParse(Object.fromEntries(formData));
-  if (!parsed.success) throw new Response("Task not found", { status: 404 });
+  const submission = parseWithZod(formData, { schema: TaskActionSchema });
+  // Only buttons and a hidden id: input that does not parse names no task of this agency.
+  if (submission.status !== "success") throw new Response("Task not found", { status: 404 });
+  const { intent, taskId } = submission.value;
   const url = new URL(request.url);
   try {
     return await applyFormOnce(request, formData, async () => {
-      await setTaskStatus(ctx, parsed.data.taskId, parsed.data.intent === "done" ? "done" : "open");
-      return redirectWithToast(`${url.pathname}${url.search}`, { type: "success", message: parsed.data.intent === "done" ? "Task marked done." : "Task reopened." });
+      await setTaskStatus(ctx, taskId, intent === "done" ? "done" : "open");
+      return redirectWithToast(`${url.pathname}${url.search}`, { type: "success", message: intent === "done" ? "Task marked done." : "Task reopened." });
     });
   } catch (error) {
-    if (isServiceError(error)) throw new Response(error.message, { status: error.status });
-    throw error;
+    return replyWithServiceError(submission, error);
   }
 }
 
@@ -49,6 +51,7 @@ const WRITEBACK: Record<string, string> = { none: "Export as CSV", queued: "Send
 
 export default function TasksPage() {
   const { rows, status, page, pageCount } = useLoaderData<typeof loader>();
+  const formErrors = useActionData<typeof action>()?.error?.[""];
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -60,6 +63,7 @@ export default function TasksPage() {
           Download open tasks (CSV)
         </a>
       </div>
+      {formErrors ? <Notice tone="error">{formErrors.join(" ")}</Notice> : null}
       <StatusTabs
         label="Task status"
         basePath="/tasks"

@@ -1,10 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { revokeSession } from "~/services/login-sessions.server";
-import { requireApiContext } from "~/utils/api-auth.server";
+import { jsonRoute, requireApiContext } from "~/utils/api.server";
 
 /** Seed auth/logout: revokes the bearer token's session. */
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireApiContext(request);
-  await revokeSession(ctx.db, ctx.auth.sessionId);
-  return new Response(null, { status: 204 });
+export async function action(args: ActionFunctionArgs) {
+  return jsonRoute(args, ["POST"], async () => {
+    const ctx = await requireApiContext(args.request);
+    await revokeSession(ctx.db, ctx.auth.sessionId);
+    return new Response(null, { status: 204 });
+  });
 }

@@ -37,6 +37,7 @@ describe("API bearer tokens", () => {
     const { user } = await createTestTenant();
     const res = await loginAction({ request: post("/api/auth/login", { email: user.email, password: "nope" }), params: {}, context: {} });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "Invalid e-mail or password." });
+    expect(res.headers.get("Content-Type")).toBe("application/problem+json");
+    expect(await res.json()).toEqual({ type: "about:blank", title: "Bad Request", status: 400, detail: "Invalid e-mail or password." });
   });
 });

@@ -1,24 +1,29 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { NotFoundError } from "~/services/errors.server";
 import { getFlags } from "~/services/feature-flags.server";
 import { getRemarketUsage } from "~/services/usage.server";
-import { jsonOrError, requireApiTenantContext } from "~/utils/billing-api.server";
+import { apiRoute } from "~/utils/api.server";
 
 /** Seed GET /billing-subscription/remarket-usage → data.remarketQuota { annual_quota, currentYearUsage }. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireApiTenantContext(request);
-  // Seed §6: the billing feature flag gates this query.
-  if (!(await getFlags(ctx.db, ctx.tenantId)).billing) return Response.json({ error: "Not found" }, { status: 404 });
-  return jsonOrError(async () => {
-    const usage = await getRemarketUsage(ctx);
-    return {
-      data: {
-        remarketQuota: {
-          annual_quota: usage.annualQuota,
-          currentYearUsage: usage.currentYearUsage,
-          usagePercent: usage.percent,
-          quotaYear: usage.quotaYear,
+export async function loader(args: LoaderFunctionArgs) {
+  return apiRoute(args, {
+    method: "GET",
+    schema: z.object({}),
+    run: async (ctx) => {
+      // Seed §6: the billing feature flag gates this query.
+      if (!(await getFlags(ctx.db, ctx.tenantId)).billing) throw new NotFoundError();
+      const usage = await getRemarketUsage(ctx);
+      return {
+        data: {
+          remarketQuota: {
+            annual_quota: usage.annualQuota,
+            currentYearUsage: usage.currentYearUsage,
+            usagePercent: usage.percent,
+            quotaYear: usage.quotaYear,
+          },
         },
-      },
-    };
+      };
+    },
   });
 }

@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiTaskOptions } from "~/services/connections-api.server";
-import { connectionIdField, connectionsApi, methodNotAllowed } from "~/utils/connections-api.server";
+import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed /connections/appliedepic/work-group?connectionId: the task step's work groups. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return connectionsApi(request, params, {
+export async function loader(args: LoaderFunctionArgs) {
+  return apiRoute(args, {
     method: "GET",
     schema: z.object({ connectionId: connectionIdField }),
-    run: (ctx, input) => apiTaskOptions(ctx, input.connectionId, "workGroups"),
+    run: async (ctx, input) => ({ data: await apiTaskOptions(ctx, input.connectionId, "workGroups") }),
   });
 }
 

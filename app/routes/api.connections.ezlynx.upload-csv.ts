@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiUploadEzlynxExport } from "~/services/connections-api.server";
+import { ServiceError } from "~/services/errors.server";
 import { FORM_TOKEN_FIELD, applyOnce } from "~/services/idempotency.server";
 import { getStorage } from "~/services/storage.server";
-import { requireApiContext } from "~/utils/api.server";
-import { answerConnectionsApi, connectionIdField, methodNotAllowed } from "~/utils/connections-api.server";
+import { connectionIdField, jsonRoute, methodNotAllowed, parseInput, requireApiContext } from "~/utils/api.server";
 import { readExportUpload } from "~/utils/export-upload.server";
+import { problem } from "~/utils/problem.server";
 import { singleLineText } from "~/utils/schemas";
 
 const fields = z.object({
@@ -20,53 +21,52 @@ const fields = z.object({
  * An `Idempotency-Key` header (16 to 200 characters) makes a retry of the same upload answer the
  * first outcome instead of creating a second connection; the retry's bytes are then discarded.
  */
-export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
-  const ctx = await requireApiContext(request);
-  if (!(request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
-    return Response.json({ error: "Send the export as multipart/form-data, in a field named file." }, { status: 415 });
-  }
-  const upload = await readExportUpload(request, ctx.tenantId);
-  const discard = () => (upload.file ? getStorage().delete(upload.file.key).catch(() => {}) : Promise.resolve());
-  if (upload.error || !upload.file) {
-    await discard();
-    const message = upload.error ?? "Attach the export in a field named file.";
-    return Response.json({ error: "Invalid request", fieldErrors: { file: [message] } }, { status: upload.error ? upload.status : 400 });
-  }
-  const text = (name: string) => {
-    const value = upload.formData.get(name);
-    return typeof value === "string" && value !== "" ? value : undefined;
-  };
-  const idempotencyKey = request.headers.get("Idempotency-Key");
-  if (idempotencyKey !== null && (idempotencyKey.length < 16 || idempotencyKey.length > 200)) {
-    await discard();
-    return Response.json({ error: "Idempotency-Key must be 16 to 200 characters." }, { status: 400 });
-  }
-  const file = upload.file;
-  let applied = false;
-  const response = await answerConnectionsApi(ctx, { connectionId: text("connectionId"), name: text("name"), ...params }, {
-    schema: fields,
-    run: async (apiCtx, input) => {
+export async function action(args: ActionFunctionArgs) {
+  const { request } = args;
+  return jsonRoute(args, ["POST"], async () => {
+    const ctx = await requireApiContext(request);
+    if (!(request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
+      throw problem(415, "Send the export as multipart/form-data, in a field named file.");
+    }
+    const upload = await readExportUpload(request, ctx.tenantId);
+    // Kept only when this request's upload became a connection's export.
+    let used = false;
+    try {
+      if (upload.error || !upload.file) throw new ServiceError(upload.error ?? "Attach the export in a field named file.", 400, "file");
+      const idempotencyKey = request.headers.get("Idempotency-Key");
+      if (idempotencyKey !== null && (idempotencyKey.length < 16 || idempotencyKey.length > 200)) {
+        throw new ServiceError("Idempotency-Key must be 16 to 200 characters.", 400);
+      }
+      const text = (name: string) => {
+        const value = upload.formData.get(name);
+        return typeof value === "string" && value !== "" ? value : undefined;
+      };
+      const input = parseInput(fields, { connectionId: text("connectionId"), name: text("name"), ...args.params });
+      const file = upload.file;
+      let applied = false;
       const apply = () => {
         applied = true;
-        return apiUploadEzlynxExport(apiCtx, { connectionId: input.connectionId ?? null, name: input.name ?? null, file });
+        return apiUploadEzlynxExport(ctx, { connectionId: input.connectionId ?? null, name: input.name ?? null, file });
       };
-      if (idempotencyKey === null) return apply();
-      // The tenant is part of the token: another agency's request with the same key is its own.
-      const replayKey = new FormData();
-      replayKey.set(FORM_TOKEN_FIELD, `${apiCtx.tenantId}:${idempotencyKey}`);
-      replayKey.set("connectionId", input.connectionId ?? "");
-      replayKey.set("name", input.name ?? "");
-      replayKey.set("file", `${file.name}:${file.bytes}`);
-      return applyOnce(apiCtx.db, { scope: "POST /api/connections/ezlynx/upload-csv", formData: replayKey }, apply);
-    },
-  }).catch(async (thrown: unknown) => {
-    await discard();
-    throw thrown;
+      let data;
+      if (idempotencyKey === null) {
+        data = await apply();
+      } else {
+        // The tenant is part of the token: another agency's request with the same key is its own.
+        const replayKey = new FormData();
+        replayKey.set(FORM_TOKEN_FIELD, `${ctx.tenantId}:${idempotencyKey}`);
+        replayKey.set("connectionId", input.connectionId ?? "");
+        replayKey.set("name", input.name ?? "");
+        replayKey.set("file", `${file.name}:${file.bytes}`);
+        data = await applyOnce(ctx.db, { scope: "POST /api/connections/ezlynx/upload-csv", formData: replayKey }, apply);
+      }
+      // Answered from the first of two identical requests: these bytes are not used.
+      used = applied;
+      return { data };
+    } finally {
+      if (!used && upload.file) await getStorage().delete(upload.file.key).catch(() => {});
+    }
   });
-  // Refused, or answered from the first of two identical requests: these bytes are not used.
-  if (!response.ok || !applied) await discard();
-  return response;
 }
 
 export const loader = methodNotAllowed;

@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiValues } from "~/services/connections-api.server";
-import { connectionIdField, connectionsApi, methodNotAllowed } from "~/utils/connections-api.server";
+import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
 import { singleLineText } from "~/utils/schemas";
 
 /** Seed connections/salesforce/mapping/attribute/{attribute}/values?connectionId[&object][&limit]. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return connectionsApi(request, params, {
+export async function loader(args: LoaderFunctionArgs) {
+  return apiRoute(args, {
     method: "GET",
     schema: z.object({
       connectionId: connectionIdField,
@@ -14,7 +14,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       object: singleLineText().min(1, "object must not be empty.").max(200).optional(),
       limit: z.coerce.number({ error: "limit must be a number." }).int("limit must be a whole number.").min(1, "limit must be 1 to 500.").max(500, "limit must be 1 to 500.").default(200),
     }),
-    run: (ctx, input) => apiValues(ctx, input),
+    run: async (ctx, input) => ({ data: await apiValues(ctx, input) }),
   });
 }
 

@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiObjects } from "~/services/connections-api.server";
-import { connectionIdField, connectionsApi, methodNotAllowed } from "~/utils/connections-api.server";
+import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed connections/salesforce/mapping/objects?connectionId. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return connectionsApi(request, params, {
+export async function loader(args: LoaderFunctionArgs) {
+  return apiRoute(args, {
     method: "GET",
     schema: z.object({ connectionId: connectionIdField }),
-    run: (ctx, input) => apiObjects(ctx, input.connectionId),
+    run: async (ctx, input) => ({ data: await apiObjects(ctx, input.connectionId) }),
   });
 }
 

@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiStartImport } from "~/services/connections-api.server";
-import { connectionsApi, methodNotAllowed } from "~/utils/connections-api.server";
+import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed connections/start-etl/{id}: queue the import. */
-export async function action({ request, params }: ActionFunctionArgs) {
-  return connectionsApi(request, params, {
+export async function action(args: ActionFunctionArgs) {
+  return apiRoute(args, {
     method: "POST",
     schema: z.object({ id: z.string() }),
-    run: (ctx, input) => apiStartImport(ctx, input.id),
+    run: async (ctx, input) => ({ data: await apiStartImport(ctx, input.id) }),
   });
 }
 

@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiConnectionStatus } from "~/services/connections-api.server";
-import { connectionsApi, methodNotAllowed } from "~/utils/connections-api.server";
+import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed /connections/status/{id}: status, step, last sync and the latest import. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return connectionsApi(request, params, {
+export async function loader(args: LoaderFunctionArgs) {
+  return apiRoute(args, {
     method: "GET",
     schema: z.object({ id: z.string() }),
-    run: (ctx, input) => apiConnectionStatus(ctx, input.id),
+    run: async (ctx, input) => ({ data: await apiConnectionStatus(ctx, input.id) }),
   });
 }
 

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiSaveMapping } from "~/services/connections-api.server";
-import { connectionIdField, connectionsApi, methodNotAllowed } from "~/utils/connections-api.server";
+import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
 import { singleLineText } from "~/utils/schemas";
 
 /** Seed /mappings/save-config ({ connectionId, mapping: { object, fields, valueMaps } }). */
-export async function action({ request, params }: ActionFunctionArgs) {
-  return connectionsApi(request, params, {
+export async function action(args: ActionFunctionArgs) {
+  return apiRoute(args, {
     method: "POST",
     schema: z.object({
       connectionId: connectionIdField,
@@ -22,7 +22,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         { error: "mapping is required." },
       ),
     }),
-    run: (ctx, input) => apiSaveMapping(ctx, input),
+    run: async (ctx, input) => ({ data: await apiSaveMapping(ctx, input) }),
   });
 }
 

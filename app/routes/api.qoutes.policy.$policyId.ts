@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
 import { quotesForPolicy } from "~/services/quotes.server";
-import { apiError, requireApiContext } from "~/utils/api.server";
+import { apiRoute } from "~/utils/api.server";
 
 /** Seed GET qoutes/policy (spelling kept for existing clients; /api/quotes/policy/:id is the alias). */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireApiContext(request);
-  try {
-    return Response.json({ data: await quotesForPolicy(ctx, params.policyId ?? "") });
-  } catch (error) {
-    return apiError(error);
-  }
+export async function loader(args: LoaderFunctionArgs) {
+  return apiRoute(args, {
+    method: "GET",
+    schema: z.object({ policyId: z.string() }),
+    run: async (ctx, { policyId }) => ({ data: await quotesForPolicy(ctx, policyId) }),
+  });
 }

@@ -1,16 +1,20 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
 import { openBillingPortal } from "~/services/billing.server";
-import { jsonOrError, requireApiTenantContext } from "~/utils/billing-api.server";
+import { apiRoute } from "~/utils/api.server";
 
 /**
  * Seed POST /stripe/billing-portal-session?customer_id= (empty body) → the portal URL. Another
  * tenant's customer id is answered 404.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireApiTenantContext(request);
-  const customerId = new URL(request.url).searchParams.get("customer_id");
-  return jsonOrError(async () => {
-    const result = await openBillingPortal(ctx, customerId);
-    return { data: { url: result.kind === "redirect" ? result.url : null } };
+export async function action(args: ActionFunctionArgs) {
+  return apiRoute(args, {
+    method: "POST",
+    from: "query",
+    schema: z.object({ customer_id: z.string().optional() }),
+    run: async (ctx, input) => {
+      const result = await openBillingPortal(ctx, input.customer_id ?? null);
+      return { data: { url: result.kind === "redirect" ? result.url : null } };
+    },
   });
 }

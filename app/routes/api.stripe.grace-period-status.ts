@@ -1,9 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
 import { getGracePeriodStatus } from "~/services/billing.server";
-import { jsonOrError, requireApiTenantContext } from "~/utils/billing-api.server";
+import { apiRoute } from "~/utils/api.server";
 
 /** Seed GET /stripe/grace-period-status. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireApiTenantContext(request);
-  return jsonOrError(async () => ({ data: await getGracePeriodStatus(ctx) }));
+export async function loader(args: LoaderFunctionArgs) {
+  return apiRoute(args, {
+    method: "GET",
+    schema: z.object({}),
+    run: async (ctx) => ({ data: await getGracePeriodStatus(ctx) }),
+  });
 }

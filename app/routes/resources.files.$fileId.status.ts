@@ -1,16 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { isServiceError } from "~/services/errors.server";
 import { getFileDetail } from "~/services/files.server";
+import { jsonRoute } from "~/utils/api.server";
 import { requireTenantContext } from "~/utils/auth.server";
 
 /** A file's status, history and job as JSON (for scripts and the crash test). */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
-  try {
-    const { file, history, job, hasReport } = await getFileDetail(ctx, params.fileId ?? "");
-    return Response.json({ id: file.id, name: file.name, status: file.status, failureReason: file.failureReason, history, job, hasReport });
-  } catch (error) {
-    if (isServiceError(error) && error.status === 404) return Response.json({ error: "File not found" }, { status: 404 });
-    throw error;
-  }
+export async function loader(args: LoaderFunctionArgs) {
+  return jsonRoute(args, ["GET"], async () => {
+    const ctx = await requireTenantContext(args.request);
+    const { file, history, job, hasReport } = await getFileDetail(ctx, args.params.fileId ?? "");
+    return { id: file.id, name: file.name, status: file.status, failureReason: file.failureReason, history, job, hasReport };
+  });
 }

@@ -48,7 +48,7 @@ async function deliver(event: object, secret = SECRET) {
     body: payload,
   });
   const response = await action({ request, params: {}, context: {} });
-  return { status: response.status, body: (await response.json()) as { outcome?: string; error?: string } };
+  return { status: response.status, body: (await response.json()) as { outcome?: string; detail?: string } };
 }
 
 function subscription(customer: string, status: string, plan: string, periodEnd: number, id = "sub_main") {

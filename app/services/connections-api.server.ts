@@ -185,8 +185,8 @@ export async function apiValues(ctx: Ctx, input: { connectionId: string; attribu
 }
 
 export class MappingInvalidError extends ServiceError {
-  constructor(readonly fieldErrors: Record<string, string[]>) {
-    super("The mapping is not complete.", 400);
+  constructor(fieldErrors: Record<string, string[]>) {
+    super("The mapping is not complete.", 400, undefined, fieldErrors);
   }
 }
 

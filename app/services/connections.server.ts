@@ -233,7 +233,7 @@ async function recordExportFile(ctx: TenantContext, file: UploadedFile) {
  * The same source connected again: a new connection takes over the imported data of the most
  * recently disconnected connection of the same integration (data kept at disconnect), so its
  * imports update those customers and policies instead of doubling them. Source keys are unique
- * per connection (docs/decisions/customer-source-keys.md). Returns the connection it came from.
+ * per connection (docs/decisions/009-customer-source-keys.md). Returns the connection it came from.
  */
 async function adoptDisconnectedData(tx: DbOrTx, tenantId: string, integrationId: string, connectionId: string) {
   const [previous] = await tx

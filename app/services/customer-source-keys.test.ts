@@ -6,7 +6,7 @@ import { createReadyFileConnection } from "./connection-fixtures.server";
 import { disconnectConnection } from "./connections.server";
 import { importedCounts, runImport, startImport } from "./imports.server";
 
-// Customer and policy source keys are unique per connection (docs/decisions/customer-source-keys.md).
+// Customer and policy source keys are unique per connection (docs/decisions/009-customer-source-keys.md).
 
 async function tenantCounts(db: Awaited<ReturnType<typeof createTestTenant>>["db"], tenantId: string) {
   const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(customers).where(eq(customers.tenantId, tenantId));

@@ -105,5 +105,3 @@ export async function getDashboard(ctx: DashboardCtx) {
     hasBook: Boolean(r.has_book),
   };
 }
-
-export type Dashboard = Awaited<ReturnType<typeof getDashboard>>;

@@ -1,14 +1,23 @@
 import { describeError, isDataException } from "~/db/errors.server";
 
-/** A failure the user can act on: routes show `message` (on `field` when given) with `status`. */
+/**
+ * A failure the user can act on: routes show `message` (on `field` when given) with `status`.
+ * Forms put it on their fields (utils/submission.server.ts), JSON routes answer it as
+ * problem+json (utils/api.server.ts); both read `fieldErrors`.
+ */
 export class ServiceError extends Error {
+  /** Messages by field name when the failure is about particular fields; null when it is about the whole request. */
+  readonly fieldErrors: Record<string, string[]> | null;
+
   constructor(
     message: string,
     readonly status: 400 | 403 | 404 | 409 | 422 | 429 = 400,
     readonly field?: string,
+    fieldErrors?: Record<string, string[]>,
   ) {
     super(message);
     this.name = "ServiceError";
+    this.fieldErrors = fieldErrors ?? (field ? { [field]: [message] } : null);
   }
 }
 

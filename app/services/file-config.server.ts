@@ -3,7 +3,7 @@ import type { DbOrTx } from "~/db/client.server";
 import { fileDomainConfigs } from "~/db/schema";
 import { FILE_DOMAINS, type DomainConfig, type FileDomain } from "~/utils/file-options";
 
-export { DomainConfigSchema, type DomainConfig } from "~/utils/file-options";
+export { type DomainConfig } from "~/utils/file-options";
 import { clock, type TenantContext } from "./context.server";
 import { ServiceError } from "./errors.server";
 

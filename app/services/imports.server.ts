@@ -322,7 +322,7 @@ const setAll = (cols: readonly string[]) => cols.map((c) => `${c} = excluded.${c
 
 /**
  * Customers and policies of a batch in ONE statement, keyed by source key within the connection
- * (docs/decisions/customer-source-keys.md): the customers upsert (a data-modifying CTE) hands its
+ * (docs/decisions/009-customer-source-keys.md): the customers upsert (a data-modifying CTE) hands its
  * ids to the policies upsert; customers that did not change are not returned by
  * the upsert, so their ids come from the table as it was before the statement. A row that
  * would not change is not rewritten (IS DISTINCT FROM), so re-running an import changes nothing.

@@ -1,7 +1,7 @@
 import { getEnv } from "~/env.server";
 import { PLANS, type PlanId } from "~/utils/plans";
 
-export { getPlan, PLAN_IDS, PLANS, type Plan, type PlanId } from "~/utils/plans";
+export { getPlan, PLANS, type Plan, type PlanId } from "~/utils/plans";
 
 /** The trial every new tenant starts with: its length and its (smaller) quota come from the environment. */
 export function trialTerms() {

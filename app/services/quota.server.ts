@@ -17,9 +17,6 @@ export type RemarketAllowance =
   | { allowed: true; quotaYear: number; used: number; quota: number }
   | { allowed: false; quotaYear: number; used: number; quota: number; reason: string };
 
-/** Before billing landed every tenant had this; kept for callers that imported it. */
-export const PROVISIONAL_ANNUAL_QUOTA = 500;
-
 /** The quota year an instant falls in for a tenant in `timeZone`. */
 export function quotaYearOf(now: Date, timeZone: string) {
   return localDateParts(now, timeZone).year;

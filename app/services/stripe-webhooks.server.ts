@@ -13,18 +13,6 @@ import { ServiceError } from "./errors.server";
 import { notify } from "./notifications.server";
 import { idOf, snapshotOfPaymentMethod, snapshotOfSubscription } from "./stripe.server";
 
-/** The events Remarket acts on; anything else is acknowledged and ignored. */
-export const HANDLED_EVENTS = [
-  "checkout.session.completed",
-  "customer.subscription.created",
-  "customer.subscription.updated",
-  "customer.subscription.deleted",
-  "invoice.paid",
-  "invoice.payment_failed",
-  "payment_method.attached",
-  "payment_method.detached",
-] as const;
-
 /** Verify the Stripe-Signature header against STRIPE_WEBHOOK_SECRET and parse the event. */
 export async function verifyStripeWebhook(payload: string, signature: string | null) {
   const secret = getEnv().STRIPE_WEBHOOK_SECRET;

@@ -55,4 +55,3 @@ export async function getMonthlyUsage(ctx: TenantContext, input: { year: number;
   return { year, month: month ?? null, buckets, total: buckets.reduce((sum, b) => sum + b.count, 0) };
 }
 
-export { MONTH_NAMES } from "~/utils/billing-copy";

@@ -1,6 +1,7 @@
 import { getDb } from "~/db/client.server";
 import type { TenantContext } from "~/services/context.server";
 import { resolveSession, type SessionUser } from "~/services/login-sessions.server";
+import { problem } from "./problem.server";
 
 /**
  * The API (`/api/*`) takes bearer tokens only, never the session cookie: that is what lets
@@ -12,10 +13,7 @@ export async function requireApiContext(request: Request): Promise<TenantContext
   const db = await getDb();
   const auth = token ? await resolveSession(db, token) : null;
   if (!auth) {
-    throw Response.json(
-      { error: "User is not authenticated" },
-      { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="remarket"' } },
-    );
+    throw problem(401, "User is not authenticated", { headers: { "WWW-Authenticate": 'Bearer realm="remarket"' } });
   }
   return { db, tenantId: auth.tenant.id, userId: auth.user.id, role: auth.user.role, auth };
 }

@@ -1,6 +1,5 @@
 import { redirect } from "@remix-run/node";
 import { getDb } from "~/db/client.server";
-import { getEnv } from "~/env.server";
 import type { AuthedUser } from "~/services/auth.server";
 import type { TenantContext } from "~/services/context.server";
 import { createLoginSession, resolveSession, revokeSession, type SessionUser } from "~/services/login-sessions.server";
@@ -84,8 +83,4 @@ async function clearSessionHeaders() {
 /** The client address the server recorded (set by server/index.js, never from the client). */
 export function getClientIp(request: Request) {
   return request.headers.get("x-remarket-client-ip") ?? "unknown";
-}
-
-export function isProduction() {
-  return getEnv().NODE_ENV === "production";
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, randomInt } from "node:crypto";
 
 /** URL-safe random token with `bytes` of entropy. */
 export function randomToken(bytes = 32) {
@@ -12,10 +12,4 @@ export function sha256(value: string) {
 /** A zero-padded six-digit code from a CSPRNG. */
 export function sixDigitCode() {
   return String(randomInt(0, 1_000_000)).padStart(6, "0");
-}
-
-export function safeEqual(a: string, b: string) {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -10,7 +10,6 @@ export const ToastSchema = z.object({
   duration: z.number().default(5000), // seed §9: toast default 5000 ms
 });
 
-export type Toast = z.infer<typeof ToastSchema>;
 export type ToastInput = z.input<typeof ToastSchema>;
 
 const KEY = "toast";

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
+import { E2E_BUILD_DIR } from "../../playwright.config";
 import { expect, test } from "./fixtures";
 import { PASSWORD, uniqueEmail } from "./helpers";
 
@@ -47,6 +48,8 @@ function startServer(port: number, dataDir: string, databaseUrl: string | null):
       ...env,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       NODE_ENV: "production",
+      // The build the suite made for itself, with the fixtures route.
+      BUILD_DIR: E2E_BUILD_DIR,
       PORT: String(port),
       APP_URL: `http://localhost:${port}`,
       DATA_DIR: dataDir,

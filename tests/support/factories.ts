@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import type { TenantContext } from "~/services/context.server";
@@ -64,12 +63,6 @@ export function makeRequest(
   headers.set("x-remarket-client-ip", headers.get("x-remarket-client-ip") ?? `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`);
   const body = init.form ? new URLSearchParams(init.form) : undefined;
   return new Request(`http://localhost${path}`, { method: init.method ?? (body ? "POST" : "GET"), headers, body });
-}
-
-export async function getUserRow(id: string) {
-  const db = await getDb();
-  const [row] = await db.select().from(users).where(eq(users.id, id));
-  return row;
 }
 
 /** An Authorization header value for the API (bearer tokens only). */

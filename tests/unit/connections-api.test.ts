@@ -31,7 +31,7 @@ import { saveConnectionSettings } from "~/services/connections.server";
 import { bearerFor, createTestTenant, sessionCookieFor } from "../support/factories";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests read each route's own JSON
-type Answer = { data?: any; error?: string; fieldErrors?: Record<string, string[]> };
+type Answer = { data?: any; type?: string; title?: string; status?: number; detail?: string; errors?: Record<string, string[]> };
 type Fn = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => Promise<Response>;
 
 let owner: Awaited<ReturnType<typeof createTestTenant>>;
@@ -66,7 +66,13 @@ async function call(fn: Fn, path: string, options: { auth?: string | null; body?
     if (!(thrown instanceof Response)) throw thrown;
     response = thrown;
   }
-  return { status: response.status, json: (await response.json()) as Answer };
+  const json = (await response.json()) as Answer;
+  // Every failure is RFC 9457 problem+json, its status repeated in the body.
+  if (!response.ok) {
+    expect(response.headers.get("Content-Type")).toBe("application/problem+json");
+    expect(json).toMatchObject({ type: expect.any(String), title: expect.any(String), status: response.status, detail: expect.any(String) });
+  }
+  return { status: response.status, json };
 }
 
 const get = (fn: unknown) => (fn as { loader: Fn }).loader;
@@ -109,45 +115,45 @@ describe("/api/connections: bearer only", () => {
   test("the session cookie alone is refused", async () => {
     const cookie = await sessionCookieFor(owner.user);
     const result = await call(get(status), `/api/connections/status/${ready.id}`, { auth: null, cookie, params: { id: ready.id } });
-    expect(result).toMatchObject({ status: 401, json: { error: "User is not authenticated" } });
+    expect(result).toMatchObject({ status: 401, json: { detail: "User is not authenticated" } });
   });
 });
 
 describe("/api/connections: validation errors are 400 with field messages", () => {
   test("missing or malformed connectionId", async () => {
-    expect(await call(get(stateGet), "/api/connections/state/get")).toMatchObject({ status: 400, json: { fieldErrors: { connectionId: ["connectionId is required."] } } });
+    expect(await call(get(stateGet), "/api/connections/state/get")).toMatchObject({ status: 400, json: { errors: { connectionId: ["connectionId is required."] } } });
     expect(await call(get(filterValues), "/api/connections/etl-filter-values?connectionId=42")).toMatchObject({
       status: 400,
-      json: { fieldErrors: { connectionId: ["connectionId must be a connection id."] } },
+      json: { errors: { connectionId: ["connectionId must be a connection id."] } },
     });
   });
 
   test("bodies: not JSON, not an object, bad fields", async () => {
     expect((await call(post(stateSave), "/api/connections/state/save", { body: "key=x", contentType: "application/x-www-form-urlencoded" })).status).toBe(415);
-    expect(await call(post(stateSave), "/api/connections/state/save", { body: "{not json" })).toMatchObject({ status: 400, json: { error: "Send a JSON object." } });
+    expect(await call(post(stateSave), "/api/connections/state/save", { body: "{not json" })).toMatchObject({ status: 400, json: { detail: "Send a JSON object." } });
     const badKey = await call(post(stateSave), "/api/connections/state/save", { body: { connectionId: ready.id, key: "Mapping!" } });
     expect(badKey.status).toBe(400);
-    expect(badKey.json.fieldErrors?.key?.[0]).toMatch(/lowercase letters/);
+    expect(badKey.json.errors?.key?.[0]).toMatch(/lowercase letters/);
     const badFlag = await call(post(disconnect), `/api/connections/disconnect/${ready.id}`, { body: { deleteData: "yes" }, params: { id: ready.id } });
-    expect(badFlag).toMatchObject({ status: 400, json: { fieldErrors: { deleteData: ["deleteData must be true or false."] } } });
+    expect(badFlag).toMatchObject({ status: 400, json: { errors: { deleteData: ["deleteData must be true or false."] } } });
     const badLimit = await call(get(values), `/api/connections/salesforce/mapping/attribute/LOB/values?connectionId=${ready.id}&limit=all`, { params: { attribute: "LOB" } });
-    expect(badLimit).toMatchObject({ status: 400, json: { fieldErrors: { limit: ["limit must be a number."] } } });
+    expect(badLimit).toMatchObject({ status: 400, json: { errors: { limit: ["limit must be a number."] } } });
   });
 
   test("save-config: the mapping's problems, field by field", async () => {
     const missingMapping = await call(post(saveConfig), "/api/mappings/save-config", { body: { connectionId: ready.id } });
-    expect(missingMapping).toMatchObject({ status: 400, json: { fieldErrors: { mapping: ["mapping is required."] } } });
+    expect(missingMapping).toMatchObject({ status: 400, json: { errors: { mapping: ["mapping is required."] } } });
     const incomplete = await call(post(saveConfig), "/api/mappings/save-config", {
       body: { connectionId: ready.id, mapping: { object: "rows", fields: { policyNumber: "Policy #", premium: "No such column", favouriteColour: "LOB" } } },
     });
     expect(incomplete.status).toBe(400);
-    expect(incomplete.json.fieldErrors).toMatchObject({
+    expect(incomplete.json.errors).toMatchObject({
       "mapping.fields.premium": ["rows has no attribute No such column."],
       "mapping.fields.favouriteColour": ["favouriteColour is not a field Remarket maps."],
       "mapping.fields.carrier": ["Map Carrier: it is required."],
     });
     const wrongObject = await call(post(saveConfig), "/api/mappings/save-config", { body: { connectionId: ready.id, mapping: { object: "Sheet9", fields: {} } } });
-    expect(wrongObject).toMatchObject({ status: 400, json: { fieldErrors: { "mapping.object": ["The source has no object Sheet9."] } } });
+    expect(wrongObject).toMatchObject({ status: 400, json: { errors: { "mapping.object": ["The source has no object Sheet9."] } } });
   });
 });
 
@@ -195,7 +201,7 @@ describe("/api/connections: the seed calls", () => {
     const started = await call(post(startEtl), `/api/connections/start-etl/${connection.id}`, { body: {}, params: { id: connection.id } });
     expect(started.status).toBe(200);
     const again = await call(post(startEtl), `/api/connections/start-etl/${connection.id}`, { body: {}, params: { id: connection.id } });
-    expect(again).toMatchObject({ status: 409, json: { error: "An import is already running for this connection." } });
+    expect(again).toMatchObject({ status: 409, json: { detail: "An import is already running for this connection." } });
     const current = await call(get(status), `/api/connections/status/${connection.id}`, { params: { id: connection.id } });
     expect(current.json.data).toMatchObject({ id: connection.id, status: "syncing", step: "COMPLETED", latestRun: { id: started.json.data.runId, status: "queued" } });
     expect((await call(get(duration), `/api/notifications/durationByConnectionId?connectionId=${connection.id}`)).json.data).toEqual({ connectionId: connection.id, durationMs: null, duration: null });
@@ -266,19 +272,19 @@ describe("/api/connections/ezlynx/upload-csv", () => {
 
     const wrongType = await upload({ file: { name: "book.pdf", text: "%PDF" } }, auth);
     expect(wrongType.status).toBe(400);
-    expect(wrongType.json.fieldErrors?.file).toEqual(["Upload the export as a .csv or .xlsx file."]);
+    expect(wrongType.json.errors?.file).toEqual(["Upload the export as a .csv or .xlsx file."]);
 
     const empty = await upload({ file: { name: "book.csv", text: "" } }, auth);
     expect(empty.status).toBe(400);
-    expect(empty.json.fieldErrors?.file).toEqual(["The file is empty."]);
+    expect(empty.json.errors?.file).toEqual(["The file is empty."]);
 
     const noFile = await upload({ name: "No file" }, auth);
     expect(noFile.status).toBe(400);
-    expect(noFile.json.fieldErrors?.file).toEqual(["Attach the export in a field named file."]);
+    expect(noFile.json.errors?.file).toEqual(["Attach the export in a field named file."]);
 
     const badId = await upload({ file: { name: "book.csv", text: csv }, connectionId: "42" }, auth);
     expect(badId.status).toBe(400);
-    expect(badId.json.fieldErrors?.connectionId).toEqual(["connectionId must be a connection id."]);
+    expect(badId.json.errors?.connectionId).toEqual(["connectionId must be a connection id."]);
 
     // Another tenant's connection, guessed by id: the same 404 as a missing one.
     const foreign = await upload({ file: { name: "book.csv", text: csv }, connectionId: ready.id }, auth);

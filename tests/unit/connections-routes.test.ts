@@ -162,9 +162,49 @@ describe("wizard guards: a step cannot be entered before the earlier ones are sa
 
   test("a mapping without the required fields is not saved (400 with the missing ones)", async () => {
     const save = makeRequest(`/configure-integration/configuration/${freshId}`, { cookie: ownerCookie, form: { intent: "save", object: "rows", "field:premium": "Written Premium" } });
-    const result = (await mappingRoute.action({ request: save, params: { connectionId: freshId }, context: {} } as never)) as { data: { missing: string[] }; init: { status: number } };
+    const result = (await mappingRoute.action({ request: save, params: { connectionId: freshId }, context: {} } as never)) as unknown as { data: { error: Record<string, string[]> }; init: { status: number } };
     expect(result.init.status).toBe(400);
-    expect(result.data.missing).toEqual(["Customer name", "Policy number", "Line of business", "Carrier", "Effective date", "Expiration date"]);
+    expect(result.data.error[""]).toEqual(["Map the required fields first: Customer name, Policy number, Line of business, Carrier, Effective date, Expiration date."]);
+    // Each missing one is marked on its own select.
+    expect(Object.keys(result.data.error).filter((name) => name.startsWith("field:"))).toEqual(
+      ["customerName", "policyNumber", "lineOfBusiness", "carrier", "effectiveDate", "expirationDate"].map((key) => `field:${key}`),
+    );
+  });
+
+  test("prediction and task creation: refused values come back on their fields; saved ones move on", async () => {
+    type Reply = { data: { error: Record<string, string[]>; initialValue: Record<string, Record<string, string>> }; init: { status: number } };
+    const prediction = (form: Record<string, string>) =>
+      predictionRoute.action({ request: makeRequest(`/configure-integration/prediction/${freshId}`, { cookie: ownerCookie, form }), params: { connectionId: freshId }, context: {} } as never);
+    const all = { "all.window": "12 months", "all.thresholdPct": "12", "all.thresholdAmount": "", "all.actDaysBeforeExpiration": "60" };
+    const home = { "HOME.own": "on", "HOME.window": "6 months", "HOME.thresholdPct": "-1", "HOME.thresholdAmount": "$1,500", "HOME.actDaysBeforeExpiration": "45" };
+    const refused = (await prediction({ intent: "save", ...all, "all.thresholdPct": "lots", ...home, "PAUTO.thresholdPct": "nonsense" })) as Reply;
+    expect(refused.init.status).toBe(400);
+    // PAUTO's own box is not ticked: its fields do not count.
+    expect(refused.data.error).toEqual({ "all.thresholdPct": ["Enter a percentage."], "HOME.thresholdPct": ["Use 0 or more."] });
+    expect(refused.data.initialValue.all).toMatchObject({ thresholdPct: "lots", actDaysBeforeExpiration: "60" });
+    const saved = (await prediction({ intent: "save", ...all, ...home, "HOME.thresholdPct": "20" })) as unknown as Response;
+    expect(saved.headers.get("Location")).toBe(`/configure-integration/task-creation/${freshId}`);
+    const { listForecastPreferences } = await import("~/services/forecast-preferences.server");
+    expect(await listForecastPreferences(owner.ctx)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ forecastObjectId: "HOME", window: "6m", thresholdPct: 20, thresholdAmount: 1500, actDaysBeforeExpiration: 45 })]),
+    );
+
+    const tasks = (form: Record<string, string>) =>
+      tasksRoute.action({ request: makeRequest(`/configure-integration/task-creation/${freshId}`, { cookie: ownerCookie, form }), params: { connectionId: freshId }, context: {} } as never) as Promise<Reply>;
+    const noEmployee = await tasks({ intent: "save", enabled: "on", assigneeRule: "fixed", dueDaysBeforeExpiration: "30", activityCode: "" });
+    expect(noEmployee).toMatchObject({ init: { status: 400 }, data: { error: { fixedEmployeeAccountId: ["Choose the employee."] }, initialValue: { assigneeRule: "fixed", dueDaysBeforeExpiration: "30" } } });
+    const stranger = await tasks({ intent: "save", assigneeRule: "fixed", fixedEmployeeAccountId: crypto.randomUUID(), dueDaysBeforeExpiration: "30" });
+    expect(stranger.data.error).toEqual({ fixedEmployeeAccountId: ["Choose one of the listed employees."] });
+    const blankName = await tasks({ intent: "add", kind: "work_group", code: "WG9", label: " " });
+    expect(blankName).toMatchObject({ init: { status: 400 }, data: { error: { label: ["Enter a name."] }, initialValue: { kind: "work_group", code: "WG9" } } });
+  });
+
+  test("filter options: a dimension with nothing ticked is refused with its message, the ticks kept", async () => {
+    const request = makeRequest(`/configure-integration/filter-options/${completedId}`, { cookie: ownerCookie, form: { intent: "save", "offered:states": "TX", "offered:carriers": "Travelers", carriers: "Travelers" } });
+    const result = (await filtersRoute.action({ request, params: { connectionId: completedId }, context: {} } as never)) as unknown as { data: { error: Record<string, string[]>; initialValue: Record<string, unknown> }; init: { status: number } };
+    expect(result.init.status).toBe(400);
+    expect(result.data.error).toEqual({ states: ["Tick at least one of the states."] });
+    expect(result.data.initialValue).toMatchObject({ carriers: "Travelers" });
   });
 
   test("/configuration/filter-options/:id redirects permanently to the canonical path", async () => {

@@ -90,7 +90,7 @@ async function freePort() {
 beforeAll(async () => {
   PORT ||= await freePort();
   BASE = `http://localhost:${PORT}`;
-  execFileSync("npx", ["remix", "build"], { env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" }, stdio: "ignore" });
+  execFileSync("npx", ["remix", "build"], { env: { ...process.env, BUILD_DIR: buildDir, BUILD_TEST_ROUTES: "true", NODE_ENV: "production" }, stdio: "ignore" });
 }, 180_000);
 
 afterAll(async () => {

@@ -18,6 +18,7 @@ import { remarketPolicy } from "~/services/remarket.server";
 import { ensureCarrierCatalogue } from "~/services/carrier-catalogue.server";
 import { createCustomer, createPolicy } from "../support/book-factories";
 import { bearerFor, createTestTenant, makeRequest, sessionCookieFor } from "../support/factories";
+import { unwrapData } from "../support/route-results";
 
 type Args = { request: Request; params: Record<string, string>; context: Record<string, unknown> };
 type Handler = (args: Args) => Promise<unknown>;
@@ -152,12 +153,51 @@ describe("worklist route", () => {
   test("dismissing needs a reason; filters narrow the list", async () => {
     const t = await tenantWithBook();
     const missing = await remarketRoute.action({ request: makeRequest("/remarket", { cookie: t.cookie, form: { row: `dismiss:${t.flagId}`, [`reason-${t.flagId}`]: " " } }), params: {}, context: {} });
-    expect((missing as { data: { errors: { rowReason: string[] } } }).data.errors.rowReason).toEqual(["Enter a reason to dismiss."]);
+    expect(unwrapData<{ error: Record<string, string[]> }>(missing)).toMatchObject({ status: 400, data: { error: { [`reason-${t.flagId}`]: ["Enter a reason to dismiss."] } } });
     const bulkMissing = await remarketRoute.action({ request: makeRequest("/remarket", { cookie: t.cookie, form: { intent: "bulk-dismiss", ids: t.flagId } }), params: {}, context: {} });
-    expect((bulkMissing as { data: { errors: { reason: string[] } } }).data.errors.reason).toEqual(["Enter a reason to dismiss."]);
+    expect(unwrapData<{ error: Record<string, string[]> }>(bulkMissing)).toMatchObject({ status: 400, data: { error: { reason: ["Enter a reason to dismiss."] } } });
     const loaded = await remarketRoute.loader({ request: makeRequest("/remarket?carrier=Travelers&q=other", { cookie: t.cookie }), params: {}, context: {} });
     expect(loaded.rows.map((r) => r.customerName)).toEqual(["Other Otto"]);
     const none = await remarketRoute.loader({ request: makeRequest("/remarket?carrier=Chubb", { cookie: t.cookie }), params: {}, context: {} });
     expect(none.rows).toEqual([]);
+  });
+});
+
+describe("refused forms answer on their fields and keep the input", () => {
+  type Reply = { initialValue: Record<string, unknown> | null; error: Record<string, string[]> | null };
+
+  test("a quote without a premium or carrier: messages by field, the typed notes kept", async () => {
+    const t = await tenantWithBook();
+    const post = (form: Record<string, string>) => quoteRoute.action({ request: makeRequest(`/quotes/${t.remarketId}`, { cookie: t.cookie, form }), params: { remarketId: t.remarketId }, context: {} });
+    const refused = unwrapData<Reply>(await post({ intent: "save", carrierId: "", carrierName: "", premium: "", effectiveDate: in30Days(), coverageNotes: "Higher deductible" }));
+    expect(refused.status).toBe(400);
+    expect(refused.data.error).toEqual({ carrierId: ["Choose a carrier or type its name."], premium: ["Enter the quoted premium."] });
+    expect(refused.data.initialValue).toMatchObject({ coverageNotes: "Higher deductible", effectiveDate: in30Days() });
+    // A carrier id that is not in the catalogue: the service's message, on the carrier field.
+    const unknownCarrier = unwrapData<Reply>(await post({ intent: "save", carrierId: crypto.randomUUID(), premium: "900", effectiveDate: in30Days() }));
+    expect(unknownCarrier).toMatchObject({ status: 400, data: { error: { carrierId: ["Choose a carrier from the list."] } } });
+  });
+
+  test("carrier credentials without a username: the message on it, the password not sent back", async () => {
+    const t = await tenantWithBook();
+    const result = await carriersRoute.action({
+      request: makeRequest("/carriers", { cookie: t.cookie, form: { intent: "credentials", id: t.tenantCarrierId, username: " ", password: "s3cret-portal" } }),
+      params: {},
+      context: {},
+    });
+    const refused = unwrapData<Reply>(result);
+    expect(refused).toMatchObject({ status: 400, data: { error: { username: ["Enter the portal username."] } } });
+    expect(refused.data.initialValue).toMatchObject({ id: t.tenantCarrierId, intent: "credentials" });
+    expect(JSON.stringify(refused.data)).not.toContain("s3cret-portal");
+    const tooLong = unwrapData<Reply>(await carriersRoute.action({ request: makeRequest("/carriers", { cookie: t.cookie, form: { intent: "numbers", id: t.tenantCarrierId, agencyCode: "A".repeat(41), producerCode: "P-7" } }), params: {}, context: {} }));
+    expect(tooLong).toMatchObject({ status: 400, data: { error: { agencyCode: ["Keep codes under 40 characters."] }, initialValue: { producerCode: "P-7" } } });
+  });
+
+  test("the worklist toolbar without a selection says so; a row button naming no renewal is a 404", async () => {
+    const t = await tenantWithBook();
+    const post = (form: Record<string, string>) => statusOf(remarketRoute.action as Handler, makeRequest("/remarket", { cookie: t.cookie, form }));
+    const none = await remarketRoute.action({ request: makeRequest("/remarket", { cookie: t.cookie, form: { intent: "bulk-snooze", until: "2000-01-01" } }), params: {}, context: {} });
+    expect(unwrapData<Reply>(none)).toMatchObject({ status: 400, data: { error: { ids: ["Select at least one renewal."], until: ["Choose a date after today."] }, initialValue: { until: "2000-01-01" } } });
+    expect(await post({ row: "remarket:not-a-flag" })).toBe(404);
   });
 });

@@ -39,7 +39,7 @@ export const customers = pgTable(
     connectionId: uuid("connection_id"),
     /**
      * The source's own key (client number / lookup code), unique per connection: two live
-     * connections (an AMS and a CRM) may both have a client 1001 (docs/decisions/customer-source-keys.md).
+     * connections (an AMS and a CRM) may both have a client 1001 (docs/decisions/009-customer-source-keys.md).
      */
     sourceKey: text("source_key").notNull(),
     customerType: text("customer_type", { enum: ["personal", "commercial"] }).notNull().default("personal"),

@@ -48,7 +48,7 @@ export function createFileConnector(input: {
   const workbook = () => openWorkbook(open, input.localPath?.() ?? null);
 
   // Rows travel in batches (a chunk of the file, or a run of sheet rows) and are turned into
-  // records synchronously: no async step per row (memory: see docs/decisions/connections-import.md).
+  // records synchronously: no async step per row (memory: see docs/decisions/008-connections-import.md).
   async function* rawBatches(object: string): AsyncIterable<RawRow[]> {
     if (format === "csv") {
       if (object !== csvObject) throw new ConnectorError(`Unknown object ${object}`);

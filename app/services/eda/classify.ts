@@ -176,9 +176,3 @@ function currency(m: RegExpExecArray) {
   parsedNumber = negative ? -value : value;
   return K_CURRENCY;
 }
-
-/** The boolean a classified K_BOOLEAN cell means. */
-export function booleanValue(s: string) {
-  const v = s.trim().toLowerCase();
-  return v === "true" || v === "yes";
-}

@@ -41,7 +41,6 @@ export const CANONICAL_FIELDS: CanonicalField[] = [
   { key: "lastModifiedAt", label: "Last modified", group: "policy", synonyms: ["last modified", "modified date", "last updated", "updated at", "last modified date", "date modified"] },
 ];
 
-export const FIELD_KEYS = CANONICAL_FIELDS.map((f) => f.key);
 export const REQUIRED_FIELDS = CANONICAL_FIELDS.filter((f) => f.required).map((f) => f.key);
 
 export function fieldLabel(key: string) {

@@ -3,7 +3,8 @@ import { useLoaderData } from "@remix-run/react";
 import { getEnv } from "~/env.server";
 
 // The benchmark's baseline (bench/ssr.js): the smallest page this build can render, with the same
-// root loader, document and server as every other page. Absent unless BENCH_ROUTES=true.
+// root loader, document and server as every other page. Mounted only in builds made with
+// BUILD_TEST_ROUTES=true (remix.config.js), and a 404 unless BENCH_ROUTES=true.
 export const meta: MetaFunction = () => [{ title: "Hello | Remarket" }];
 
 export async function loader() {

@@ -14,7 +14,8 @@ import { getCookies } from "~/sessions.server";
 
 /**
  * End-to-end test fixtures: create a tenant and a signed-in user through the services, for
- * Playwright, which cannot open the server's embedded database itself. Exists only when
+ * Playwright, which cannot open the server's embedded database itself. Mounted only in builds
+ * made with BUILD_TEST_ROUTES=true (remix.config.js), and answers only when
  * ENABLE_TEST_FIXTURES=true (never in production).
  */
 const FixtureSchema = z.object({

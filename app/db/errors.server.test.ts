@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { handleError } from "~/entry.server";
 import { asServiceError } from "~/services/errors.server";
-import { apiError } from "~/utils/api.server";
+import { jsonRoute } from "~/utils/api.server";
 import { getDb } from "./client.server";
 import { describeError, isDataException, sqlStateOf } from "./errors.server";
 
@@ -53,8 +53,11 @@ describe("database data exceptions", () => {
     const error = await refused(`${SECRET}\u0000`, "text");
     vi.spyOn(console, "warn").mockImplementation(() => {});
     expect(asServiceError(error)).toMatchObject({ status: 400 });
-    const response = apiError(error);
+    const response = await jsonRoute({ request: new Request("http://localhost/api/customers/all") }, ["GET"], async () => {
+      throw error;
+    });
     expect(response.status).toBe(400);
+    expect(response.headers.get("Content-Type")).toBe("application/problem+json");
     expect(JSON.stringify(await response.json())).not.toContain(SECRET);
   });
 

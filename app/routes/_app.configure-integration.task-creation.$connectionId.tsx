@@ -41,7 +41,7 @@ const AddSchema = z.object({
   intent: z.literal("add"),
   kind: z.enum(KINDS),
   code: singleLineText().max(50).optional(),
-  label: z.string({ error: "Enter a name." }).trim().min(1, "Enter a name.").max(100),
+  label: singleLineText({ error: "Enter a name." }).min(1, "Enter a name.").max(100),
   email: z.string().trim().email("Enter a valid e-mail address.").optional(),
 });
 const RemoveSchema = z.object({ intent: z.literal("remove"), kind: z.enum(KINDS), id: z.string().uuid() });

@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { describeError } from "~/db/errors.server";
 import { z } from "zod";
 import { ApiError, ApiTimeoutError, InvalidCredentialsError } from "~/services/connectors/api-client.server";
 import { ConnectorError, UnreadableExportError } from "~/services/connectors/types";
@@ -49,7 +50,7 @@ async function problemFor(error: unknown, { request, context }: RouteArgs): Prom
     return problem(error.status, text || "The request was refused.", { headers: error.headers });
   }
   if (!request.signal.aborted) {
-    console.error(`[error] request=${context?.requestId ?? "-"} ${request.method} ${new URL(request.url).pathname}`, error);
+    console.error(`[error] request=${context?.requestId ?? "-"} ${request.method} ${new URL(request.url).pathname}`, describeError(error));
   }
   return problem(500, "Something went wrong on our side. Please try again.");
 }

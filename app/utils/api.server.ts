@@ -40,7 +40,7 @@ async function problemFor(error: unknown, { request, context }: RouteArgs): Prom
   const serviceError = asServiceError(error);
   if (serviceError) return problem(serviceError.status, serviceError.message, { errors: serviceError.fieldErrors });
   if (error instanceof InvalidCredentialsError) return problem(502, "The source refused the saved credentials.");
-  if (error instanceof UnreadableExportError) return problem(422, error.message);
+  if (error instanceof UnreadableExportError) return problem(422, `The export could not be read: ${error.message}`);
   if (error instanceof ConnectorError || error instanceof ApiError || error instanceof ApiTimeoutError) {
     return problem(502, `The source could not be read: ${error.message}`);
   }

@@ -30,7 +30,7 @@ export function buildApp() {
   mkdirSync(path.resolve("data"), { recursive: true });
   const work = mkdtempSync(path.resolve("data", "http-"));
   const buildDir = path.join(work, "build");
-  execFileSync("npx", ["remix", "build"], { env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" }, stdio: "ignore" });
+  execFileSync("npx", ["remix", "build"], { env: { ...process.env, BUILD_DIR: buildDir, BUILD_TEST_ROUTES: "true", NODE_ENV: "production" }, stdio: "ignore" });
   return { work, buildDir, remove: () => rmSync(work, { recursive: true, force: true }) };
 }
 

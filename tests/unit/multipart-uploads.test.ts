@@ -141,14 +141,14 @@ describe("/api/connections/ezlynx/upload-csv", () => {
   test("multipart/form-data without a boundary is a 400 JSON answer, not a 500", async () => {
     const result = await apiUpload("x", "multipart/form-data");
     expect(result.status).toBe(400);
-    expect(result.json).toMatchObject({ fieldErrors: { file: [expect.stringMatching(/could not be read/)] } });
+    expect(result.json).toMatchObject({ status: 400, errors: { file: [expect.stringMatching(/could not be read/)] } });
   });
 
   test("garbage bytes named .xlsx are refused at upload, and nothing is kept", async () => {
     const before = await storedUnder(`tenants/${tenantId}/connections`);
     const result = await apiUpload(rawMultipart([{ name: "file", filename: "junk.xlsx", body: randomBytes(5000) }]));
     expect(result.status).toBe(400);
-    expect(result.json).toMatchObject({ fieldErrors: { file: [expect.stringMatching(/does not match \.xlsx/)] } });
+    expect(result.json).toMatchObject({ status: 400, errors: { file: [expect.stringMatching(/does not match \.xlsx/)] } });
     expect(await storedUnder(`tenants/${tenantId}/connections`)).toEqual(before);
     const kept = await me.db.select({ id: connections.id }).from(connections).where(eq(connections.tenantId, tenantId));
     expect(kept).toEqual([]);
@@ -180,7 +180,7 @@ describe("/api/connections/ezlynx/upload-csv", () => {
     ]) {
       expect(result.status).toBeGreaterThanOrEqual(400);
       expect(result.status).not.toBe(500);
-      expect(String(result.json.error)).toMatch(/could not be read/);
+      expect(String(result.json.detail)).toMatch(/could not be read/);
     }
   });
 });

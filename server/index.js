@@ -110,7 +110,9 @@ const entry = /** @type {any} */ (build.entry.module);
 const remix = createRequestHandler({
   build,
   mode: MODE,
-  getLoadContext: (_req, res) => ({ requestId: res.locals.requestId, cspNonce: res.locals.cspNonce }),
+  // Called once per request; Remix hands this object to every loader and action of the request.
+  // `memo` is what the loaders share (app/utils/request-scope.server.ts): a new one each time.
+  getLoadContext: (_req, res) => ({ requestId: res.locals.requestId, cspNonce: res.locals.cspNonce, memo: new Map() }),
 });
 app.all("*", remix);
 

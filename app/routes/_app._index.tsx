@@ -9,8 +9,8 @@ import { formatLocalDay, formatLocalDayTime } from "~/utils/time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | Remarket" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const timeZone = ctx.auth.tenant.timeZone;
   const dashboard = await getDashboard({ db: ctx.db, tenantId: ctx.tenantId, timeZone });
   // Dates are formatted here, in the agency's time zone (the browser's may differ).

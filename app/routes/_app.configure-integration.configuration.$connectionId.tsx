@@ -47,8 +47,8 @@ function readDraft(formData: FormData): Draft {
   };
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { ctx, connection, integration } = await requireWizardStep(request, params.connectionId, "CONNECTION_MAPPING");
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { ctx, connection, integration } = await requireWizardStep(request, context, params.connectionId, "CONNECTION_MAPPING");
   const url = new URL(request.url);
   const draft = connection.state.mapping as Draft | undefined;
   const base = {
@@ -94,8 +94,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const { ctx, connection, integration } = await requireWizardStep(request, params.connectionId, "CONNECTION_MAPPING");
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { ctx, connection, integration } = await requireWizardStep(request, context, params.connectionId, "CONNECTION_MAPPING");
   const formData = await request.formData();
   const intent = formData.get("intent");
   const draft = readDraft(formData);

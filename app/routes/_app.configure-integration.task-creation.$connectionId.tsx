@@ -33,8 +33,8 @@ const AddSchema = z.object({
 });
 const RemoveSchema = z.object({ intent: z.literal("remove"), kind: z.enum(["employee", "activity_code", "work_group"]), id: z.string().uuid() });
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { ctx, connection } = await requireWizardStep(request, params.connectionId, "TASK_CREATION");
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { ctx, connection } = await requireWizardStep(request, context, params.connectionId, "TASK_CREATION");
   const [setting, options] = await Promise.all([getTaskCreationSetting(ctx, connection.id), listTaskOptions(ctx, connection)]);
   return {
     connection: { id: connection.id, name: connection.name, step: connection.step, integrationId: connection.integrationId },
@@ -43,8 +43,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const { ctx, connection } = await requireWizardStep(request, params.connectionId, "TASK_CREATION");
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { ctx, connection } = await requireWizardStep(request, context, params.connectionId, "TASK_CREATION");
   const formData = await request.formData();
   const intent = formData.get("intent");
   const here = `/configure-integration/task-creation/${connection.id}`;

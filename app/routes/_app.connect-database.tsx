@@ -18,8 +18,8 @@ import { formatWhen } from "~/utils/when";
 
 export const meta: MetaFunction = () => [{ title: "Connections | Remarket" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const tz = ctx.auth.tenant.timeZone;
   const rows = await listConnections(ctx);
   const view = rows.map((c) => {
@@ -52,8 +52,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const SyncSchema = z.object({ intent: z.literal("sync"), id: z.string().uuid() });
 
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireAdmin(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireAdmin(request, context);
   const formData = await request.formData();
   const parsed = SyncSchema.safeParse(Object.fromEntries(formData));
   if (!parsed.success) throw new Response("Bad request", { status: 400 });

@@ -44,8 +44,8 @@ const PreferenceSchema = SettingsSchema.extend({
   excludeZeroPremium: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
 });
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const page = readPage(url);
   const flaggedOnly = url.searchParams.get("show") === "flagged";
@@ -68,8 +68,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { preference, preferences, objectPreference, whatIfObject, run, summary, list, page, pageCount: pageCountFor(list.total, PAGE_SIZE), flaggedOnly, whatIf, whatIfErrors, current };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
   const intent = formData.get("intent");
   if (intent === "recompute") {

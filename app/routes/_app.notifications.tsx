@@ -24,8 +24,8 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("read-all"), redirectTo: z.string().optional() }),
 ]);
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const filter = url.searchParams.get("filter") === "read" ? "read" : "unread";
   const page = readPage(url);
@@ -56,8 +56,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** Seed §4 mark as read (files/update-read-status), and mark all as read. */
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
   const parsed = ActionSchema.safeParse(Object.fromEntries(formData));
   if (!parsed.success) return data({ ok: false }, { status: 400 });

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
@@ -28,8 +28,8 @@ const QuoteSchema = z
   })
   .refine((v) => v.carrierId || v.carrierName, { message: "Choose a carrier or type its name.", path: ["carrierId"] });
 
-async function load(request: Request, remarketId: string) {
-  const ctx = await requireTenantContext(request);
+async function load(request: Request, context: AppLoadContext, remarketId: string) {
+  const ctx = await requireTenantContext(request, context);
   try {
     return { ctx, remarket: await getRemarket(ctx, remarketId) };
   } catch (error) {
@@ -38,16 +38,16 @@ async function load(request: Request, remarketId: string) {
   }
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { ctx, remarket } = await load(request, params.remarketId ?? "");
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { ctx, remarket } = await load(request, context, params.remarketId ?? "");
   const choices = await carriersForPolicy(ctx, remarket.policyId);
   const editId = new URL(request.url).searchParams.get("edit");
   const editing = remarket.quotes.find((q) => q.id === editId) ?? null;
   return { remarket, choices, editing };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const { ctx, remarket } = await load(request, params.remarketId ?? "");
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { ctx, remarket } = await load(request, context, params.remarketId ?? "");
   const formData = await request.formData();
   const intent = formData.get("intent");
   const here = `/quotes/${remarket.id}`;

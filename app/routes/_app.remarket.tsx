@@ -39,8 +39,8 @@ const STATUS_LABELS: Record<(typeof FLAG_STATUSES)[number], string> = {
   snoozed: "Snoozed",
 };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const filters = FiltersSchema.parse(Object.fromEntries(url.searchParams));
   const page = readPage(url);
@@ -62,8 +62,8 @@ const fail = (errors: ActionErrors, values: Record<string, string>, status = 400
  * One form holds the whole table: row buttons carry `row=<op>:<flag id>` and read that row's
  * fields; toolbar buttons carry `intent=bulk-…` and the checked ids. No JavaScript needed.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
   const url = new URL(request.url);
   const back = `${url.pathname}${url.search}`;

@@ -19,8 +19,8 @@ export const meta: MetaFunction = () => [{ title: "Tasks | Remarket" }];
 const StatusSchema = z.enum(["open", "done", "all"]).catch("open");
 const TaskActionSchema = z.object({ intent: z.enum(["done", "reopen"]), taskId: z.string().uuid() });
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const status = StatusSchema.parse(url.searchParams.get("status") ?? undefined);
   const page = readPage(url);
@@ -28,8 +28,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { ...list, status, page, pageCount: pageCountFor(list.total, TASKS_PAGE_SIZE) };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
   const parsed = TaskActionSchema.safeParse(Object.fromEntries(formData));
   if (!parsed.success) throw new Response("Task not found", { status: 404 });

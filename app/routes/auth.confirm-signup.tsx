@@ -31,8 +31,8 @@ const ConfirmSchema = z
     else if (!/^\d{6}$/.test(value.code)) ctx.addIssue({ code: "custom", path: ["code"], message: "The code has 6 digits." });
   });
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAnonymous(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAnonymous(request, context);
   const email = new URL(request.url).searchParams.get("email") ?? "";
   return { email, outbox: getEnv().devOutbox };
 }

@@ -33,8 +33,8 @@ function resetSchema(policy: PasswordPolicy) {
     .refine((v) => v.password === v.confirmPassword, { message: "The passwords do not match.", path: ["confirmPassword"] });
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAnonymous(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAnonymous(request, context);
   const params = new URL(request.url).searchParams;
   return { email: params.get("email") ?? "", sent: params.get("sent") === "1", policy: getPasswordPolicy(), outbox: getEnv().devOutbox };
 }

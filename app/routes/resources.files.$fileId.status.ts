@@ -4,8 +4,8 @@ import { getFileDetail } from "~/services/files.server";
 import { requireTenantContext } from "~/utils/auth.server";
 
 /** A file's status, history and job as JSON (for scripts and the crash test). */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   try {
     const { file, history, job, hasReport } = await getFileDetail(ctx, params.fileId ?? "");
     return Response.json({ id: file.id, name: file.name, status: file.status, failureReason: file.failureReason, history, job, hasReport });

@@ -1,8 +1,7 @@
-import { useLocation } from "@remix-run/react";
-import { AppLink } from "~/components/app-link";
+import { NavLink, useLocation } from "@remix-run/react";
 import { cn } from "~/utils/cn";
 
-type NavItem = { to: `/${string}`; label: string; end?: boolean };
+type NavItem = { to: string; label: string; end?: boolean };
 
 const MAIN: NavItem[] = [
   { to: "/", label: "Dashboard", end: true },
@@ -34,7 +33,7 @@ export function activeSection(pathname: string) {
   return CONFIGURATION_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`)) ? "/configuration" : pathname;
 }
 
-const linkClass = (isActive: boolean) =>
+const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
     "block rounded-md px-3 py-2 text-sm font-medium",
     isActive
@@ -42,27 +41,15 @@ const linkClass = (isActive: boolean) =>
       : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800",
   );
 
-/** NavLink's rule: the link's own page, or (unless `end`) a page below it. */
-export function isActiveLink(pathname: string, to: string, end = false) {
-  if (pathname === to) return true;
-  return !end && to !== "/" && pathname.startsWith(`${to}/`);
-}
-
-/** The sidebar is on every signed-in page: its links are AppLinks, marked from one location. */
-function SidebarLink({ to, label, active }: { to: `/${string}`; label: string; active: boolean }) {
-  return (
-    <AppLink to={to} className={linkClass(active)} aria-current={active ? "page" : undefined}>
-      {label}
-    </AppLink>
-  );
-}
-
-/** Plain links and a <details> section: it works, and keeps its state, without JavaScript. */
+/** Links and a <details> section: it works, and keeps its state, without JavaScript. */
 export function Sidebar({ isStaff }: { isStaff: boolean }) {
   const { pathname } = useLocation();
   const settingsOpen = activeSection(pathname) === "/configuration";
+  // NavLink marks its own page and the pages below it (aria-current="page"); `end`, its own only.
   const link = (item: NavItem) => (
-    <SidebarLink key={item.to} to={item.to} label={item.label} active={isActiveLink(pathname, item.to, item.end)} />
+    <NavLink key={item.to} to={item.to} end={item.end} className={linkClass}>
+      {item.label}
+    </NavLink>
   );
   return (
     <nav aria-label="Main" className="space-y-1">

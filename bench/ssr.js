@@ -7,7 +7,7 @@
 // --rounds N measures the routes in turn N times and reports each route's median round (by req/s):
 // on a shared machine one 10 s window can be a third slower than the next.
 // --worker also runs the job worker, as `npm start` does: it polls the jobs table every 500 ms, and
-// each poll (a statement) empties the embedded database's cached reads (app/db/statement-clock.server.ts).
+// each poll (a statement) empties the embedded database's cached reads (app/db/embedded-cache/statement-clock.server.ts).
 // --profile writes the server's V8 CPU profile to bench/out/prof (read it with bench/cpu-profile-summary.js).
 // BENCH_NODE_ARGS="--max-semi-space-size=32" passes flags to the server's node.
 import { spawn, spawnSync } from "node:child_process";

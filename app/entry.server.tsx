@@ -37,13 +37,19 @@ export default function handleRequest(
           shellRendered = true;
         },
         onAllReady() {
-          const body = new PassThrough();
+          // Nothing is left to wait for, so nothing is left to abort.
+          clearTimeout(timeout);
+          // No 'close' after 'end': React reads a close as the client leaving early and ends the
+          // finished stream again, which costs a Node error object per page. Remix's adapter
+          // finishes on 'end'.
+          const body = new PassThrough({ emitClose: false });
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },
         onShellError(error: unknown) {
+          clearTimeout(timeout);
           reject(error);
         },
         onError(error: unknown) {
@@ -54,7 +60,7 @@ export default function handleRequest(
       },
     );
     // Abort whatever is still pending once Remix has given up on its promises.
-    setTimeout(abort, streamTimeout + 1000);
+    const timeout = setTimeout(abort, streamTimeout + 1000);
   });
 }
 

@@ -22,6 +22,8 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
   PGLITE_DIR: z.string().optional(),
+  /** The embedded database's read cache (app/db/embedded-cache); `false` runs PGlite through Drizzle alone. */
+  EMBEDDED_READ_CACHE: bool(true),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   ENCRYPTION_KEY: z
     .string()

@@ -6,5 +6,7 @@ declare module "@remix-run/node" {
     cspNonce?: string;
     /** The TCP peer's address from the socket (server/index.js), never a forwarded header. */
     socketAddress?: string;
+    /** Work the loaders of this request share (request-scope.server.ts); new for every request. */
+    memo?: Map<string, unknown>;
   }
 }

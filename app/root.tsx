@@ -30,9 +30,9 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "Remarket" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const [auth, { toast, headers }, theme] = await Promise.all([
-    getAuth(request),
+    getAuth(request, context),
     readToast(request),
     getCookies().themeCookie.parse(request.headers.get("Cookie")),
   ]);

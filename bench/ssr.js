@@ -3,11 +3,12 @@
 //   1. /bench/hello — a hello-world page in the same build (the baseline),
 //   2. /auth/login  — a signed-out page,
 //   3. /            — the dashboard, signed in.
-// Usage: node bench/ssr.js [--no-build] [--duration 10] [--connections 16] [--rounds 1] [--worker] [--profile] [--only /path]
+// Usage: node bench/ssr.js [--no-build] [--build bench/out/<dir>] [--duration 10] [--connections 16] [--rounds 1] [--worker] [--profile] [--only /path]
+// --build serves a build made beforehand (BUILD_DIR=bench/out/<dir> npx remix build) instead of building.
 // --rounds N measures the routes in turn N times and reports each route's median round (by req/s):
 // on a shared machine one 10 s window can be a third slower than the next.
 // --worker also runs the job worker, as `npm start` does: it polls the jobs table every 500 ms, and
-// each poll (a statement) empties the embedded database's cached reads (app/db/statement-clock.server.ts).
+// each poll (a statement) empties the embedded database's cached reads (app/db/embedded-cache/statement-clock.server.ts).
 // --profile writes the server's V8 CPU profile to bench/out/prof (read it with bench/cpu-profile-summary.js).
 // BENCH_NODE_ARGS="--max-semi-space-size=32" passes flags to the server's node.
 import { spawn, spawnSync } from "node:child_process";
@@ -39,8 +40,9 @@ const TARGET_P99_MS = 50;
 
 async function main() {
   mkdirSync(OUT, { recursive: true });
-  const buildDir = path.join(OUT, "build");
-  if (!flag("--no-build")) {
+  const given = args.includes("--build") ? args[args.indexOf("--build") + 1] : null;
+  const buildDir = given ? path.resolve(ROOT, given) : path.join(OUT, "build");
+  if (!flag("--no-build") && !given) {
     console.info("building (npx remix build)…");
     const built = spawnSync("npx", ["remix", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, BUILD_DIR: buildDir, BUILD_TEST_ROUTES: "true" } });
     if (built.status !== 0) throw new Error("remix build failed");

@@ -146,8 +146,10 @@ const entry = /** @type {any} */ (build.entry.module);
 const remix = createRequestHandler({
   build,
   mode: MODE,
+  // Called once per request; Remix hands this object to every loader and action of the request.
+  // `memo` is what the loaders share (app/utils/request-scope.server.ts): a new one each time.
   // socketAddress is the TCP peer, never X-Forwarded-For: the development outbox trusts only it.
-  getLoadContext: (req, res) => ({ requestId: res.locals.requestId, cspNonce: res.locals.cspNonce, socketAddress: req.socket.remoteAddress }),
+  getLoadContext: (req, res) => ({ requestId: res.locals.requestId, cspNonce: res.locals.cspNonce, socketAddress: req.socket.remoteAddress, memo: new Map() }),
 });
 app.all("*", remix);
 

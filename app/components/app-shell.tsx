@@ -1,9 +1,8 @@
 import type { ReactNode } from "react";
-import { AppLink, useAppLinkNavigation } from "~/components/app-link";
 import { FormToken } from "~/components/forms";
 import { InactivityModal } from "~/components/inactivity-modal";
 import { Sidebar } from "~/components/sidebar";
-import { Form, useLocation } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
 
 type ShellProps = {
   user: { name: string; email: string; role: string };
@@ -21,23 +20,22 @@ type ShellProps = {
 
 /** Header, collapsible sidebar, banners and footer around every signed-in page. */
 export function AppShell(props: ShellProps) {
-  useAppLinkNavigation();
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
   return (
     <div className="flex min-h-screen flex-col">
       <header className="flex items-center justify-between gap-4 border-b border-slate-200 bg-white px-4 py-3 dark:border-slate-800 dark:bg-slate-900">
         <div className="flex items-center gap-3">
-          <AppLink to="/" className="flex items-center gap-2 text-lg font-bold text-brand-700 dark:text-white">
+          <Link to="/" className="flex items-center gap-2 text-lg font-bold text-brand-700 dark:text-white">
             <img src="/logo.svg" alt="" width={28} height={28} />
             Remarket
-          </AppLink>
+          </Link>
           <span className="hidden text-sm text-slate-500 sm:inline" data-testid="tenant-name">
             {props.tenant.name}
           </span>
         </div>
         <div className="flex items-center gap-2">
-          <AppLink
+          <Link
             to="/notifications"
             className="relative rounded-md p-2 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
             aria-label={`Notifications, ${props.unreadNotifications} unread`}
@@ -48,16 +46,16 @@ export function AppShell(props: ShellProps) {
                 {props.unreadNotifications > 99 ? "99+" : props.unreadNotifications}
               </span>
             ) : null}
-          </AppLink>
+          </Link>
           <details className="relative">
             <summary className="cursor-pointer list-none rounded-md px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800">
               <span data-testid="user-name">{props.user.name}</span> <span aria-hidden="true">▾</span>
             </summary>
             <div className="absolute right-0 z-20 mt-1 w-64 space-y-1 rounded-md bg-white p-2 text-sm shadow-lg ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700">
               <p className="px-2 py-1 text-slate-500">{props.user.email}</p>
-              <AppLink to="/settings/account" className="block rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+              <Link to="/settings/account" className="block rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800">
                 Account and password
-              </AppLink>
+              </Link>
               <Form method="post" action="/resources/theme">
                 <FormToken />
                 <input type="hidden" name="redirectTo" value={here} />
@@ -84,9 +82,9 @@ export function AppShell(props: ShellProps) {
       {!props.paid ? (
         <div className="bg-amber-100 px-4 py-2 text-center text-sm text-amber-900" role="alert" data-testid="unpaid-banner">
           {props.unpaidReason ?? "Your subscription is not active."} Re-marketing is paused until billing is sorted out.{" "}
-          <AppLink to="/billing" className="font-semibold underline">
+          <Link to="/billing" className="font-semibold underline">
             Go to billing
-          </AppLink>
+          </Link>
         </div>
       ) : null}
       <div className="flex flex-1 flex-col md:flex-row">

@@ -4,7 +4,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { getEnv } from "~/env.server";
 import { lockDataDir } from "./data-dir-lock.server";
 import * as schema from "./schema";
-import { assertClockRuns, watchStatements, type ProtocolRunner, type StatementClock } from "./statement-clock.server";
+import { startEmbeddedCache, type PGliteClient } from "./embedded-cache/embedded-client.server";
 
 export type Schema = typeof schema;
 /** One type for both drivers: PGlite (embedded) and node-postgres share Drizzle's Postgres core. */
@@ -20,15 +20,6 @@ const MIGRATIONS_FOLDER = path.resolve("app/db/migrations");
 const MIGRATION_LOCK_ID = 4_715_001;
 
 let opening: Promise<Opened> | undefined;
-
-/** The part of PGlite's client the app uses directly (raw statements and their clock; see prepared.server.ts). */
-export type EmbeddedClient = { exec(query: string): Promise<Array<{ rows: unknown[] }>>; clock: StatementClock };
-const embeddedClients = new WeakMap<Db, EmbeddedClient>();
-
-/** The PGlite client behind `db`, or null when `db` is a PostgreSQL server's. */
-export function embeddedClientOf(db: Db): EmbeddedClient | null {
-  return embeddedClients.get(db) ?? null;
-}
 
 /** The process-wide database, opened and migrated on first use. */
 export async function getDb(): Promise<Db> {
@@ -88,11 +79,11 @@ async function openPglite(dir: string): Promise<Opened> {
     release = await lockDataDir(dir);
   }
   const client = await PGlite.create(dir);
-  const clock = watchStatements(client as unknown as ProtocolRunner);
+  // The embedded read cache (app/db/embedded-cache) watches every statement from the first one on.
+  const attachCache = getEnv().EMBEDDED_READ_CACHE ? startEmbeddedCache(client as unknown as PGliteClient) : null;
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  assertClockRuns(clock);
-  embeddedClients.set(db as unknown as Db, { exec: (query) => client.exec(query), clock });
+  attachCache?.(db as unknown as Db);
   // Closing moves the clock too, so a cached read asked of a closed database fails as any read does.
   const close = async () => {
     await client.close();

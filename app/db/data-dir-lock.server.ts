@@ -7,7 +7,7 @@ export const LOCK_FILE = "remarket.lock";
  * Take the embedded database's directory for this process, or fail with a clear message when a
  * live process already has it. PGlite opens a directory another process has open without a word;
  * the two then keep their own buffers and overwrite each other's pages, and this process's cached
- * reads (statement-clock.server.ts) rest on its being the only one that writes. A lock left by a
+ * reads (embedded-cache/statement-clock.server.ts) rest on its being the only one that writes. A lock left by a
  * process that is gone (a crash, a kill -9) is taken over. Returns the release.
  */
 export async function lockDataDir(dir: string): Promise<() => Promise<void>> {

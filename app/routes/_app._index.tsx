@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { AppLink } from "~/components/app-link";
 import { getDashboard } from "~/services/dashboard.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatNumber } from "~/utils/format";
@@ -9,8 +8,8 @@ import { formatLocalDay, formatLocalDayTime } from "~/utils/time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | Remarket" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const timeZone = ctx.auth.tenant.timeZone;
   const dashboard = await getDashboard({ db: ctx.db, tenantId: ctx.tenantId, timeZone });
   // Dates are formatted here, in the agency's time zone (the browser's may differ).
@@ -67,17 +66,17 @@ export default function Dashboard() {
                   <p className="mt-1 text-slate-600 dark:text-slate-300">
                     {forecast.openCapped ? "More than " : ""}
                     {formatNumber(forecast.open)} open in the worklist · forecast of {forecast.computedAt} ·{" "}
-                    <AppLink to="/forecast" className="text-brand-600 hover:underline">
+                    <Link to="/forecast" className="text-brand-600 hover:underline">
                       Forecast
-                    </AppLink>
+                    </Link>
                   </p>
                 </>
               ) : (
                 <p>
                   The forecast has not been computed yet.{" "}
-                  <AppLink to="/forecast" className="text-brand-600 underline">
+                  <Link to="/forecast" className="text-brand-600 underline">
                     Compute it on the Forecast page
-                  </AppLink>
+                  </Link>
                   .
                 </p>
               )}
@@ -96,9 +95,9 @@ export default function Dashboard() {
               ) : (
                 <p className="mt-1 text-slate-600 dark:text-slate-300">
                   Data came from an upload.{" "}
-                  <AppLink to="/integration-setup" className="text-brand-600 hover:underline">
+                  <Link to="/integration-setup" className="text-brand-600 hover:underline">
                     Connect your system
-                  </AppLink>{" "}
+                  </Link>{" "}
                   to keep it in sync.
                 </p>
               )}
@@ -131,14 +130,14 @@ function Figure({ children }: { children: ReactNode }) {
   return <strong className="text-2xl font-bold tabular-nums">{children}</strong>;
 }
 
-function DashCard({ title, testId, to, action, children }: { title: string; testId?: string; to: `/${string}`; action: string; children: ReactNode }) {
+function DashCard({ title, testId, to, action, children }: { title: string; testId?: string; to: string; action: string; children: ReactNode }) {
   return (
     <section className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800" data-testid={testId} aria-label={title}>
       <h2 className="font-semibold">{title}</h2>
       <div className="mt-2 text-sm">{children}</div>
-      <AppLink to={to} className="mt-3 inline-block text-sm font-semibold text-brand-600 hover:underline">
+      <Link to={to} className="mt-3 inline-block text-sm font-semibold text-brand-600 hover:underline">
         {action} →
-      </AppLink>
+      </Link>
     </section>
   );
 }

@@ -35,8 +35,8 @@ const ActionSchema = z.discriminatedUnion("intent", [
 ]);
 
 /** Internal staff only (STAFF_EMAILS); everyone else gets a 404. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireStaff(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireStaff(request, context);
   const db = await getDb();
   const [tenants, audit] = await Promise.all([listTenantsWithBilling(db), listStaffAudit(db)]);
   return {
@@ -50,8 +50,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const auth = await requireStaff(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireStaff(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: ActionSchema });
   if (submission.status !== "success") return replyInvalid(submission);

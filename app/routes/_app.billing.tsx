@@ -42,8 +42,8 @@ const UsageQuery = z.object({
 // Seed §9: the remarket usage query is stale and refetched every 600 000 ms.
 const USAGE_REFRESH_MS = 600_000;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const [overview, flags] = await Promise.all([getBillingOverview(ctx), getFlags(ctx.db, ctx.tenantId)]);
   // Seed §6: the billing flag gates the usage query.
@@ -59,8 +59,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { overview, usage, monthly, years, isAdmin: ctx.role === "admin", checkout: url.searchParams.get("checkout") };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireAdmin(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireAdmin(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: ActionSchema });
   if (submission.status !== "success") return replyInvalid(submission);

@@ -43,8 +43,8 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("invalid"), id: z.string().uuid(), value: z.enum(["true", "false"]) }),
 ]);
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const line = z.enum(LINES_OF_BUSINESS).optional().catch(undefined).parse(url.searchParams.get("line") || undefined);
   const state = z.enum(STATES as [string, ...string[]]).optional().catch(undefined).parse(url.searchParams.get("state") || undefined);
@@ -53,8 +53,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { mine, catalogue, line: line ?? "", state: state ?? "", invalidOnly };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: ActionSchema });
   const url = new URL(request.url);

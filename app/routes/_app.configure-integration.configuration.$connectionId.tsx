@@ -68,8 +68,8 @@ const SaveSchema = z.looseObject({ intent: z.literal("save"), object: z.string({
   for (const key of missing) ctx.addIssue({ code: "custom", path: [`field:${key}`], message: `Map ${fieldLabel(key)}: it is required.` });
 });
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { ctx, connection, integration } = await requireWizardStep(request, params.connectionId, "CONNECTION_MAPPING");
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { ctx, connection, integration } = await requireWizardStep(request, context, params.connectionId, "CONNECTION_MAPPING");
   const url = new URL(request.url);
   const draft = connection.state.mapping as Draft | undefined;
   const base = {
@@ -115,8 +115,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const { ctx, connection, integration } = await requireWizardStep(request, params.connectionId, "CONNECTION_MAPPING");
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { ctx, connection, integration } = await requireWizardStep(request, context, params.connectionId, "CONNECTION_MAPPING");
   const formData = await request.formData();
   const intent = formData.get("intent");
   const draft = readDraft(formData);

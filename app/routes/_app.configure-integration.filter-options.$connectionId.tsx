@@ -45,8 +45,8 @@ const FiltersSchema = z
     }
   });
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { ctx, connection } = await requireWizardStep(request, params.connectionId, "FILTER_OPTIONS");
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { ctx, connection } = await requireWizardStep(request, context, params.connectionId, "FILTER_OPTIONS");
   const base = { connection: { id: connection.id, name: connection.name, step: connection.step, integrationId: connection.integrationId } };
   if (!connection.mapping) throw redirect(stepRoute("CONNECTION_MAPPING", connection.id, connection.integrationId));
   try {
@@ -67,8 +67,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const { ctx, connection } = await requireWizardStep(request, params.connectionId, "FILTER_OPTIONS");
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { ctx, connection } = await requireWizardStep(request, context, params.connectionId, "FILTER_OPTIONS");
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: FiltersSchema });
   if (submission.status !== "success") return replyInvalid(submission);

@@ -59,8 +59,8 @@ function linesIn(valueMaps: Record<string, string> | undefined) {
   return LINES_OF_BUSINESS.filter((l) => present.has(l));
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { ctx, connection } = await requireWizardStep(request, params.connectionId, "PREDICTION_SETTING");
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { ctx, connection } = await requireWizardStep(request, context, params.connectionId, "PREDICTION_SETTING");
   const saved = await listForecastPreferences(ctx);
   const all = await getForecastPreference(ctx, ALL_LINES);
   const lines = [...new Set([...linesIn(connection.mapping?.valueMaps.lineOfBusiness), ...saved.map((p) => p.forecastObjectId).filter((id) => id !== ALL_LINES)])];
@@ -76,8 +76,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const { ctx, connection } = await requireWizardStep(request, params.connectionId, "PREDICTION_SETTING");
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { ctx, connection } = await requireWizardStep(request, context, params.connectionId, "PREDICTION_SETTING");
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: PredictionSchema });
   if (submission.status !== "success") return replyInvalid(submission);

@@ -48,8 +48,8 @@ const RemoveSchema = z.object({ intent: z.literal("remove"), kind: z.enum(KINDS)
 
 const actionSchema = (employeeIds: string[]) => z.discriminatedUnion("intent", [settingSchema(employeeIds), AddSchema, RemoveSchema]);
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { ctx, connection } = await requireWizardStep(request, params.connectionId, "TASK_CREATION");
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { ctx, connection } = await requireWizardStep(request, context, params.connectionId, "TASK_CREATION");
   const [setting, options] = await Promise.all([getTaskCreationSetting(ctx, connection.id), listTaskOptions(ctx, connection)]);
   return {
     connection: { id: connection.id, name: connection.name, step: connection.step, integrationId: connection.integrationId },
@@ -58,8 +58,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const { ctx, connection } = await requireWizardStep(request, params.connectionId, "TASK_CREATION");
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { ctx, connection } = await requireWizardStep(request, context, params.connectionId, "TASK_CREATION");
   const formData = await request.formData();
   const { employees } = await listTaskOptions(ctx, connection);
   const submission = parseWithZod(formData, { schema: actionSchema(employees.map((e) => e.id)) });

@@ -19,8 +19,8 @@ import { formatWhen } from "~/utils/when";
 
 export const meta: MetaFunction = () => [{ title: "Connections | Remarket" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const tz = ctx.auth.tenant.timeZone;
   const rows = await listConnections(ctx);
   const view = rows.map((c) => {
@@ -53,8 +53,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const SyncSchema = z.object({ intent: z.literal("sync"), id: z.string().uuid() });
 
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireAdmin(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireAdmin(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: SyncSchema });
   // A button and a hidden id: nothing a user typed to show again.

@@ -16,8 +16,8 @@ import { orNotFound } from "~/utils/wizard.server";
 
 export const meta: MetaFunction = () => [{ title: "Connection | Remarket" }];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const connection = await orNotFound(getConnection(ctx, params.connectionId));
   const tz = ctx.auth.tenant.timeZone;
   const [runs, counts, notification, subs] = await Promise.all([

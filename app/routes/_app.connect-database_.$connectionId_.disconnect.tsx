@@ -13,8 +13,8 @@ export const meta: MetaFunction = () => [{ title: "Disconnect | Remarket" }];
 // Seed connections/disconnect/{id} and disconnect/sub-connection/{id}. Without JavaScript this
 // page is the confirmation; with it, the modal on the connections page posts here.
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireAdmin(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const ctx = await requireAdmin(request, context);
   const connection = await orNotFound(getConnection(ctx, params.connectionId));
   const sub = new URL(request.url).searchParams.get("sub") === "1";
   if (sub && !connection.parentConnectionId) throw new Response("Not found", { status: 404 });
@@ -27,8 +27,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const ctx = await requireAdmin(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const ctx = await requireAdmin(request, context);
   const connection = await orNotFound(getConnection(ctx, params.connectionId));
   const formData = await request.formData();
   const sub = new URL(request.url).searchParams.get("sub") === "1";

@@ -42,8 +42,8 @@ function settingsSchema(integration: Integration) {
   });
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireAdmin(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const ctx = await requireAdmin(request, context);
   const url = new URL(request.url);
   const connection = params.connectionId ? await orNotFound(getConnection(ctx, params.connectionId)) : null;
   const integration = getIntegration(connection?.integrationId ?? url.searchParams.get("integrationId"));
@@ -69,8 +69,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const ctx = await requireAdmin(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const ctx = await requireAdmin(request, context);
   const existing = params.connectionId ? await orNotFound(getConnection(ctx, params.connectionId)) : null;
   const upload = await readExportUpload(request, ctx.tenantId);
   const formData = upload.formData;

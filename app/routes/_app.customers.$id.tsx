@@ -11,8 +11,8 @@ import { EXCLUSION_LABELS, OUTCOME_LABELS, describePrediction, describeWhy } fro
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.name ?? "Customer"} | Remarket` }];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   try {
     return await getCustomerDetail(ctx, params.id ?? "");
   } catch (error) {

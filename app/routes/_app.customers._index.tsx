@@ -23,8 +23,8 @@ const FiltersSchema = z.object({
   segment: z.enum(["all", "active", "remarketed"]).catch("all"),
 });
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const filters = FiltersSchema.parse(Object.fromEntries(url.searchParams));
   const page = readPage(url);

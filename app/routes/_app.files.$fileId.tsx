@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { FileStatusPill } from "~/components/file-status";
@@ -16,8 +16,8 @@ import { formatBytes, formatCardDate } from "~/utils/date-time";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.file.name ?? "File"} | Remarket` }];
 
-async function load(request: Request, fileId: string) {
-  const ctx = await requireTenantContext(request);
+async function load(request: Request, context: AppLoadContext, fileId: string) {
+  const ctx = await requireTenantContext(request, context);
   try {
     return { ctx, detail: await getFileDetail(ctx, fileId) };
   } catch (error) {
@@ -26,8 +26,8 @@ async function load(request: Request, fileId: string) {
   }
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { detail } = await load(request, params.fileId ?? "");
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { detail } = await load(request, context, params.fileId ?? "");
   const tz = getTimeZone(request);
   const { file, job } = detail;
   return {
@@ -61,8 +61,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** "Copy public link" (seed files/get-public-url): a signed URL that expires. */
-export async function action({ request, params }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   try {
     await requireFile(ctx, params.fileId ?? "");
   } catch (error) {

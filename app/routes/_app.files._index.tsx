@@ -28,8 +28,8 @@ const FiltersSchema = z.object({
 
 export const meta: MetaFunction = () => [{ title: "Files | Remarket" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const filters = FiltersSchema.parse(Object.fromEntries(url.searchParams));
   const page = readPage(url);
@@ -55,8 +55,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const outcome = await receiveFileUpload(request, ctx);
   if (!outcome.ok) return data({ fieldErrors: outcome.fieldErrors, fields: outcome.fields }, { status: outcome.status });
   return redirectWithToast("/files?view=mine", uploadToast(outcome));

@@ -15,14 +15,14 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction = () => [{ title: "File parse settings | Remarket" }];
 
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   return { configs: await listDomainConfigs(ctx), canEdit: ctx.role === "admin" };
 }
 
 /** Save one domain's parse options (seed POST files/config); admins only. */
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: DomainConfigSchema });
   if (submission.status !== "success") return replyInvalid(submission);

@@ -49,8 +49,8 @@ const PreferenceSchema = SettingsSchema.extend({
 });
 const ActionSchema = z.discriminatedUnion("intent", [z.object({ intent: z.literal("recompute") }), PreferenceSchema]);
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const page = readPage(url);
   const flaggedOnly = url.searchParams.get("show") === "flagged";
@@ -74,8 +74,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { preference, preferences, objectPreference, whatIfObject, run, summary, list, page, pageCount: pageCountFor(list.total, PAGE_SIZE), flaggedOnly, whatIf, whatIfResult, current };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: ActionSchema });
   if (submission.status !== "success") return replyInvalid(submission);

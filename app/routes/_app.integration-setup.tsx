@@ -7,8 +7,8 @@ import { stepRoute } from "~/utils/setup-steps";
 
 export const meta: MetaFunction = () => [{ title: "Integration Setup | Remarket" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const connections = await listConnections(ctx);
   // Setups that are not finished yet, so "continue where you left off" is one click away.
   const inProgress = connections

@@ -25,8 +25,8 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("read-all"), redirectTo: z.string().optional() }),
 ]);
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const filter = url.searchParams.get("filter") === "read" ? "read" : "unread";
   const page = readPage(url);
@@ -61,8 +61,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * fetcher's `{ ok }`, not a form reply: these forms are a button with hidden fields, and on a
  * failure the seed re-reads the list without a message.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: ActionSchema });
   if (submission.status !== "success") return data({ ok: false }, { status: 400 });

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
@@ -41,8 +41,8 @@ const QuoteSchema = z
 
 const ActionSchema = z.discriminatedUnion("intent", [z.object({ intent: z.literal("select"), quoteId: z.string() }), z.object({ intent: z.literal("lost") }), QuoteSchema]);
 
-async function load(request: Request, remarketId: string) {
-  const ctx = await requireTenantContext(request);
+async function load(request: Request, context: AppLoadContext, remarketId: string) {
+  const ctx = await requireTenantContext(request, context);
   try {
     return { ctx, remarket: await getRemarket(ctx, remarketId) };
   } catch (error) {
@@ -51,16 +51,16 @@ async function load(request: Request, remarketId: string) {
   }
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { ctx, remarket } = await load(request, params.remarketId ?? "");
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { ctx, remarket } = await load(request, context, params.remarketId ?? "");
   const choices = await carriersForPolicy(ctx, remarket.policyId);
   const editId = new URL(request.url).searchParams.get("edit");
   const editing = remarket.quotes.find((q) => q.id === editId) ?? null;
   return { remarket, choices, editing };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const { ctx, remarket } = await load(request, params.remarketId ?? "");
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { ctx, remarket } = await load(request, context, params.remarketId ?? "");
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: ActionSchema });
   if (submission.status !== "success") return replyInvalid(submission);

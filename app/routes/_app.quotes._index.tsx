@@ -13,8 +13,8 @@ import { OUTCOME_LABELS } from "~/utils/renewals";
 
 export const meta: MetaFunction = () => [{ title: "Quotes | Remarket" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const status = z.enum(["open", "closed", "all"]).catch("all").parse(url.searchParams.get("status") ?? undefined);
   const page = readPage(url);

@@ -43,8 +43,8 @@ const STATUS_LABELS: Record<(typeof FLAG_STATUSES)[number], string> = {
   snoozed: "Snoozed",
 };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const filters = FiltersSchema.parse(Object.fromEntries(url.searchParams));
   const page = readPage(url);
@@ -90,8 +90,8 @@ function actionSchema(row: RegExpMatchArray | null, tomorrow: string) {
   );
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
   const url = new URL(request.url);
   const back = `${url.pathname}${url.search}`;

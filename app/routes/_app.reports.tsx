@@ -16,8 +16,8 @@ export const meta: MetaFunction = () => [{ title: "Reports | Remarket" }];
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const today = calendarDate(new Date(), ctx.auth.tenant.timeZone);
   const from = day.catch(format(addDays(subYears(parseISO(today), 1), 1), "yyyy-MM-dd")).parse(url.searchParams.get("from") ?? undefined);

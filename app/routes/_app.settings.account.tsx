@@ -29,13 +29,13 @@ function changeSchema(policy: PasswordPolicy) {
     .refine((v) => v.newPassword === v.confirmPassword, { message: "The passwords do not match.", path: ["confirmPassword"] });
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   return { email: ctx.auth.user.email, policy: getPasswordPolicy() };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: changeSchema(getPasswordPolicy()) });
   const hide = ["currentPassword", "newPassword", "confirmPassword"];

@@ -23,14 +23,14 @@ const InviteSchema = z.object({
 });
 const IdSchema = z.object({ intent: z.enum(["revoke", "remove"]), id: z.string().uuid() });
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const [members, invitations] = await Promise.all([listMembers(ctx), listPendingInvitations(ctx)]);
   return { members, invitations, isAdmin: ctx.role === "admin", me: ctx.userId };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
   if (formData.get("intent") === "invite") {
     const submission = parseWithZod(formData, { schema: InviteSchema });

@@ -20,8 +20,8 @@ export const meta: MetaFunction = () => [{ title: "Tasks | Remarket" }];
 const StatusSchema = z.enum(["open", "done", "all"]).catch("open");
 const TaskActionSchema = z.object({ intent: z.enum(["done", "reopen"]), taskId: z.string().uuid() });
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const status = StatusSchema.parse(url.searchParams.get("status") ?? undefined);
   const page = readPage(url);
@@ -29,8 +29,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { ...list, status, page, pageCount: pageCountFor(list.total, TASKS_PAGE_SIZE) };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: TaskActionSchema });
   // Only buttons and a hidden id: input that does not parse names no task of this agency.

@@ -5,8 +5,8 @@ import type { loader as rootLoader } from "~/root";
 import { requireAuth } from "~/utils/auth.server";
 
 /** Every page inside the shell needs a signed-in user. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAuth(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAuth(request, context);
   return null;
 }
 

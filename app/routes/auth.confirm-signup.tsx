@@ -33,7 +33,7 @@ const ConfirmSchema = z
   });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAnonymous(request);
+  await requireAnonymous(request, context);
   const email = new URL(request.url).searchParams.get("email") ?? "";
   return { email, codeDelivery: codeDeliveryFor(request, context) };
 }

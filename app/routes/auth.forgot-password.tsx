@@ -19,8 +19,8 @@ const ForgotSchema = z.object({
   email: z.string({ error: "E-mail is required." }).trim().email("Enter a valid e-mail address."),
 });
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAnonymous(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAnonymous(request, context);
   return null;
 }
 

@@ -24,8 +24,8 @@ const LoginSchema = z.object({
   redirectTo: z.string().optional(),
 });
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAnonymous(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAnonymous(request, context);
   return { providers: listSsoProviders() };
 }
 

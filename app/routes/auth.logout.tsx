@@ -6,17 +6,17 @@ import { getDb } from "~/db/client.server";
 import { revokeAllSessions } from "~/services/login-sessions.server";
 import { endSession, getAuth } from "~/utils/auth.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  if (!(await getAuth(request))) throw redirect("/auth/login");
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (!(await getAuth(request, context))) throw redirect("/auth/login");
   return null;
 }
 
 /** Sign out this browser, or every browser with intent=everywhere. The theme cookie stays. */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
-  const auth = await getAuth(request);
+  const auth = await getAuth(request, context);
   if (auth && formData.get("intent") === "everywhere") await revokeAllSessions(await getDb(), auth.user.id);
-  const headers = await endSession(request);
+  const headers = await endSession(request, context);
   return redirect("/auth/login", { headers });
 }
 

@@ -35,7 +35,7 @@ function resetSchema(policy: PasswordPolicy) {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAnonymous(request);
+  await requireAnonymous(request, context);
   const params = new URL(request.url).searchParams;
   return { email: params.get("email") ?? "", sent: params.get("sent") === "1", policy: getPasswordPolicy(), codeDelivery: codeDeliveryFor(request, context) };
 }

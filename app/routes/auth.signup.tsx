@@ -37,8 +37,8 @@ function signUpSchema(policy: PasswordPolicy) {
     });
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAnonymous(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAnonymous(request, context);
   return { policy: getPasswordPolicy() };
 }
 

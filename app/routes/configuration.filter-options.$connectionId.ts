@@ -5,8 +5,8 @@ import { orNotFound } from "~/utils/wizard.server";
 
 // The seed names two filter-options paths; /configure-integration/… is canonical and this one
 // redirects permanently. The connection is checked first so another tenant's id is a 404 here too.
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireAdmin(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const ctx = await requireAdmin(request, context);
   const connection = await orNotFound(getConnection(ctx, params.connectionId));
   return redirect(`/configure-integration/filter-options/${connection.id}`, 301);
 }

@@ -4,8 +4,8 @@ import { openFileContent, requireFile } from "~/services/files.server";
 import { requireTenantContext } from "~/utils/auth.server";
 
 /** Download a tenant's file (seed files/download): streamed, as an attachment, with its type. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   try {
     const file = await requireFile(ctx, params.fileId ?? "");
     const { stream, headers } = await openFileContent(file);

@@ -7,8 +7,8 @@ import { contentDisposition, getFileReport } from "~/services/files.server";
 import { requireTenantContext } from "~/utils/auth.server";
 
 /** The report as one self-contained HTML file: inline CSS, inline SVG, no scripts. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   try {
     const { report } = await getFileReport(ctx, params.fileId ?? "");
     const body = renderToStaticMarkup(createElement(EdaReportView, { report }));

@@ -8,8 +8,8 @@ import { requireTenantContext } from "~/utils/auth.server";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Report: ${data?.report.fileName ?? "file"} | Remarket` }];
 
 /** The EDA report on its own page (seed: opened in a new window), outside the app shell. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   try {
     const { file, report } = await getFileReport(ctx, params.fileId ?? "");
     return { fileId: file.id, report };

@@ -176,7 +176,7 @@ describe("notifications", () => {
   test("processing notifies the uploader; the bell counts it; mark as read; 404 for others", async () => {
     const me = await signedIn();
     await uploadAndProcess(me);
-    const auth = await getAuth(makeRequest("/", { cookie: me.cookie }));
+    const auth = await getAuth(makeRequest("/", { cookie: me.cookie }), {});
     expect(auth).not.toBeNull();
     const page = await notificationsLoader(args(makeRequest("/notifications", { cookie: me.cookie })));
     expect(page.groups).toHaveLength(1);

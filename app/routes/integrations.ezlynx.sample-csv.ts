@@ -4,8 +4,8 @@ import { generateSampleExport } from "~/services/sample-export.server";
 import { requireAuth } from "~/utils/auth.server";
 
 // Seed integrations/ezlynx/sample-csv: the generated EZLynx-style export, as a download.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAuth(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAuth(request, context);
   const rows = Math.min(Math.max(Number(new URL(request.url).searchParams.get("rows")) || 120, 10), 5_000);
   const stream = Readable.from(generateSampleExport({ policies: rows }));
   return new Response(createReadableStreamFromReadable(stream), {

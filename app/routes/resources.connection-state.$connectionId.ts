@@ -9,7 +9,7 @@ import { cleanJson } from "~/utils/schemas";
 // Seed connections/state/get and connections/state/save: the wizard's saved step and drafts.
 
 export async function loader(args: LoaderFunctionArgs) {
-  return jsonRoute(args, ["GET"], async () => getConnectionState(await requireAdmin(args.request), args.params.connectionId!));
+  return jsonRoute(args, ["GET"], async () => getConnectionState(await requireAdmin(args.request, args.context), args.params.connectionId!));
 }
 
 const SaveSchema = z.object({
@@ -19,7 +19,7 @@ const SaveSchema = z.object({
 
 export async function action(args: ActionFunctionArgs) {
   return jsonRoute(args, ["POST"], async () => {
-    const ctx = await requireAdmin(args.request);
+    const ctx = await requireAdmin(args.request, args.context);
     const connection = await getConnection(ctx, args.params.connectionId);
     const input = parseInput(SaveSchema, await readJsonObject(args.request));
     if (JSON.stringify(input.draft ?? null).length > 200_000) throw problem(413, "The draft is larger than 200 KB.");

@@ -6,8 +6,8 @@ import { requireTenantContext } from "~/utils/auth.server";
 import { orNotFound } from "~/utils/wizard.server";
 
 /** The rejected rows of the connection's latest import, with their reasons, as CSV. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const connection = await orNotFound(getConnection(ctx, params.connectionId));
   const run = await getLatestRun(ctx, connection.id);
   if (!run) throw new Response("Not found", { status: 404 });

@@ -5,8 +5,8 @@ import { touchSession } from "~/services/login-sessions.server";
 import { requireAuth } from "~/utils/auth.server";
 
 /** The inactivity modal's Reset: renew the idle window now. */
-export async function action({ request }: ActionFunctionArgs) {
-  const auth = await requireAuth(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireAuth(request, context);
   const idleExpiresAt = await touchSession(await getDb(), auth.sessionId);
   if (!idleExpiresAt) throw redirect("/auth/login");
   return { idleExpiresAt: idleExpiresAt.toISOString() };

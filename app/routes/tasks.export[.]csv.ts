@@ -3,8 +3,8 @@ import { openTasksCsv } from "~/services/tasks.server";
 import { requireTenantContext } from "~/utils/auth.server";
 
 /** Open tasks as CSV for agencies whose AMS imports activities from a file. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
   const csv = await openTasksCsv(ctx);
   const day = new Date().toISOString().slice(0, 10);
   return new Response(csv, {

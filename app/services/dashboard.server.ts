@@ -1,6 +1,7 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "~/db/client.server";
-import { embeddedPrepared } from "~/db/prepared.server";
+import { embeddedPrepared } from "~/db/embedded-cache/prepared.server";
 import { queryRows } from "~/db/rows.server";
 import type { SubscriptionStatus } from "~/db/schema";
 import { effectiveAnnualQuota } from "./billing-account.server";
@@ -33,7 +34,7 @@ type Row = {
 };
 
 // One text parameter, "tenant id|today|quota year", so the embedded database can PREPARE the
-// statement once (see app/db/prepared.server.ts); it is checked against this pattern before use.
+// statement once (see app/db/embedded-cache/prepared.server.ts); it is checked against this pattern before use.
 const PARAM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\|\d{4}-\d{2}-\d{2}\|\d{4}$/;
 
 /**
@@ -41,15 +42,19 @@ const PARAM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\|\d
  * index range of this tenant's rows: the dashboard is on the server-rendering benchmark's path.
  * Forecast: open flags expiring in the next 30 days (and all open, capped); quota: this year's use
  * of the year's quota; connections: how many, the last sync, how many are in error.
+ * `p` is the parameter: a bound value on the Drizzle path, `$1` in the text the embedded database prepares.
  */
-function dashboardStatement(p: string) {
-  const tenant = `split_part(${p}, '|', 1)::uuid`;
-  const today = `split_part(${p}, '|', 2)::date`;
-  const year = `split_part(${p}, '|', 3)::int`;
-  return `select
+function dashboardStatement(p: SQL) {
+  // This module's constants are written into the text, so the statement keeps its one parameter.
+  const dueDays = sql.raw(String(DASHBOARD_DUE_DAYS));
+  const countLimit = sql.raw(String(DASHBOARD_COUNT_CAP + 1));
+  const tenant = sql`split_part(${p}, '|', 1)::uuid`;
+  const today = sql`split_part(${p}, '|', 2)::date`;
+  const year = sql`split_part(${p}, '|', 3)::int`;
+  return sql`select
     (select count(*) from (select 1 from renewal_flags where tenant_id = ${tenant} and status = 'open'
-      and expiration_date >= ${today} and expiration_date <= ${today} + ${DASHBOARD_DUE_DAYS} limit ${DASHBOARD_COUNT_CAP + 1}) d) as due_soon,
-    (select count(*) from (select 1 from renewal_flags where tenant_id = ${tenant} and status = 'open' limit ${DASHBOARD_COUNT_CAP + 1}) o) as open_flags,
+      and expiration_date >= ${today} and expiration_date <= ${today} + ${dueDays} limit ${countLimit}) d) as due_soon,
+    (select count(*) from (select 1 from renewal_flags where tenant_id = ${tenant} and status = 'open' limit ${countLimit}) o) as open_flags,
     (select computed_at from forecast_runs where tenant_id = ${tenant}) as computed_at,
     (select used from remarket_usage where tenant_id = ${tenant} and quota_year = ${year}) as used,
     b.annual_quota_override as quota_override, b.subscription_id, b.subscription_status, b.plan,
@@ -64,9 +69,11 @@ function dashboardStatement(p: string) {
     ) c on true`;
 }
 
+const dialect = new PgDialect();
+
 const embedded = embeddedPrepared<Row>({
   name: "dashboard_facts",
-  statement: () => ({ toSQL: () => ({ sql: dashboardStatement("$1"), params: [""] }) }),
+  statement: () => ({ toSQL: () => dialect.sqlToQuery(dashboardStatement(sql.raw("$1"))) }),
   paramType: "text",
   literalPattern: PARAM,
   cached: true,
@@ -78,8 +85,8 @@ export async function getDashboard(ctx: DashboardCtx) {
   const quotaYear = quotaYearOf(now, ctx.timeZone);
   const param = `${ctx.tenantId}|${today}|${quotaYear}`;
   if (!PARAM.test(param)) throw new NotFoundError("Agency not found");
-  // PostgreSQL (or a transaction): the same text with the checked parameter as a literal.
-  const rows = (await embedded(ctx.db as Db, param)) ?? (await queryRows<Row>(ctx.db, sql.raw(dashboardStatement(`'${param}'`))));
+  // PostgreSQL, a transaction, or the embedded cache off: the same statement with the parameter bound.
+  const rows = (await embedded(ctx.db as Db, param)) ?? (await queryRows<Row>(ctx.db, dashboardStatement(sql`${param}`)));
   const r = rows[0];
   const subscription =
     r.subscription_id && r.subscription_status

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { Db } from "~/db/client.server";
-import { embeddedPrepared } from "~/db/prepared.server";
+import { embeddedPrepared } from "~/db/embedded-cache/prepared.server";
 import { billingAccounts, featureFlagOverrides, notifications, sessions, tenants, users } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import { randomToken, sha256 } from "~/utils/crypto.server";

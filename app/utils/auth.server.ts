@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { redirect, type AppLoadContext } from "@remix-run/node";
 import { getDb } from "~/db/client.server";
 import type { AuthedUser } from "~/services/auth.server";
 import type { TenantContext } from "~/services/context.server";
@@ -9,8 +9,8 @@ import { safeRedirect } from "./redirect";
 import { requestMemo } from "./request-scope.server";
 
 /** The signed-in user of this request, or null. Root, layout and page loaders share one lookup. */
-export function getAuth(request: Request): Promise<SessionUser | null> {
-  return requestMemo(request, "auth", () => readAuth(request));
+export function getAuth(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
+  return requestMemo(request, context, "auth", () => readAuth(request));
 }
 
 async function readAuth(request: Request) {
@@ -20,8 +20,8 @@ async function readAuth(request: Request) {
 }
 
 /** The signed-in user, or a redirect to /auth/login that comes back here afterwards. */
-export async function requireAuth(request: Request): Promise<SessionUser> {
-  const auth = await getAuth(request);
+export async function requireAuth(request: Request, context: AppLoadContext): Promise<SessionUser> {
+  const auth = await getAuth(request, context);
   if (auth) return auth;
   const url = new URL(request.url);
   const back = `${url.pathname}${url.search}`;
@@ -30,27 +30,27 @@ export async function requireAuth(request: Request): Promise<SessionUser> {
 }
 
 /** The tenant-scoped context every service call takes. */
-export async function requireTenantContext(request: Request): Promise<TenantContext & { auth: SessionUser }> {
-  const auth = await requireAuth(request);
+export async function requireTenantContext(request: Request, context: AppLoadContext): Promise<TenantContext & { auth: SessionUser }> {
+  const auth = await requireAuth(request, context);
   return { db: await getDb(), tenantId: auth.tenant.id, userId: auth.user.id, role: auth.user.role, auth };
 }
 
-export async function requireAdmin(request: Request) {
-  const ctx = await requireTenantContext(request);
+export async function requireAdmin(request: Request, context: AppLoadContext) {
+  const ctx = await requireTenantContext(request, context);
   if (ctx.role !== "admin") throw new Response("Only agency admins can do this.", { status: 403 });
   return ctx;
 }
 
 /** Internal staff only; everyone else gets the same 404 as a missing page (seed §6). */
-export async function requireStaff(request: Request) {
-  const auth = await requireAuth(request);
+export async function requireStaff(request: Request, context: AppLoadContext) {
+  const auth = await requireAuth(request, context);
   if (!isStaffEmail(auth.user.email)) throw new Response("Not found", { status: 404 });
   return auth;
 }
 
 /** Pages for signed-out visitors send signed-in ones home. */
-export async function requireAnonymous(request: Request) {
-  if (await getAuth(request)) throw redirect("/");
+export async function requireAnonymous(request: Request, context: AppLoadContext) {
+  if (await getAuth(request, context)) throw redirect("/");
 }
 
 /** Sign `user` in with a brand-new session id and go to `redirectTo`. */
@@ -68,8 +68,8 @@ export async function startSession(request: Request, user: AuthedUser, redirectT
 }
 
 /** Sign out this browser: the session row is revoked and every cookie but the theme is cleared. */
-export async function endSession(request: Request) {
-  const auth = await getAuth(request);
+export async function endSession(request: Request, context: AppLoadContext) {
+  const auth = await getAuth(request, context);
   if (auth) await revokeSession(await getDb(), auth.sessionId);
   return clearSessionHeaders();
 }

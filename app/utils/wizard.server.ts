@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { redirect, type AppLoadContext } from "@remix-run/node";
 import { getConnection, type ConnectionRow } from "~/services/connections.server";
 import { isServiceError } from "~/services/errors.server";
 import { getIntegration, type Integration } from "~/utils/integrations";
@@ -20,8 +20,8 @@ export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
  * (another tenant's id is a 404), and the guard that sends a skipped-ahead request back to
  * the step the connection is at.
  */
-export async function requireWizardStep(request: Request, connectionId: string | undefined, step: Step) {
-  const ctx = await requireAdmin(request);
+export async function requireWizardStep(request: Request, context: AppLoadContext, connectionId: string | undefined, step: Step) {
+  const ctx = await requireAdmin(request, context);
   const connection: ConnectionRow = await orNotFound(getConnection(ctx, connectionId));
   const integration: Integration | null = getIntegration(connection.integrationId);
   if (!integration) throw new Response("Not found", { status: 404 });

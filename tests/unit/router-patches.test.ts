@@ -89,32 +89,3 @@ describe("route trees built once per build", () => {
     expect(two.state.loaderData).toEqual({ root: "/b" });
   });
 });
-
-describe("one request object for all the loaders of a request", () => {
-  const { callRouteLoader } = require("@remix-run/server-runtime/dist/data.js") as {
-    callRouteLoader: (args: { loadContext: unknown; loader: (a: { request: Request }) => unknown; params: object; request: Request; routeId: string; singleFetch: boolean }) => Promise<unknown>;
-  };
-  async function requestsSeenByTwoLoaders(url: string) {
-    const seen: Request[] = [];
-    const loader = ({ request }: { request: Request }) => {
-      seen.push(request);
-      return null;
-    };
-    const request = new Request(url);
-    for (const routeId of ["root", "page"]) await callRouteLoader({ loadContext: {}, loader, params: {}, request, routeId, singleFetch: true });
-    return { request, seen };
-  }
-
-  it("hands the request itself to every loader when there is nothing to strip", async () => {
-    const { request, seen } = await requestsSeenByTwoLoaders("http://localhost/customers?page=2");
-    expect(seen).toEqual([request, request]);
-    expect(seen[0]).toBe(request);
-  });
-
-  it("strips Remix's own parameters once, and every loader gets that same copy", async () => {
-    const { request, seen } = await requestsSeenByTwoLoaders("http://localhost/customers?index&_routes=root&page=2");
-    expect(seen[0]).not.toBe(request);
-    expect(seen[1]).toBe(seen[0]);
-    expect(seen[0]!.url).toBe("http://localhost/customers?page=2");
-  });
-});

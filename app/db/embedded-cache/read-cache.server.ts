@@ -1,4 +1,4 @@
-import type { EmbeddedClient } from "./client.server";
+import type { EmbeddedClient } from "./embedded-client.server";
 
 /** Results kept per statement (one per parameter); the oldest goes first beyond this. */
 const RESULTS_MAX = 1_000;

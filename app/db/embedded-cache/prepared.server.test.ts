@@ -1,8 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, test, vi } from "vitest";
 import { tenants } from "~/db/schema";
-import { createTestTenant } from "../../tests/support/factories";
-import { embeddedClientOf, getDb } from "./client.server";
+import { createTestTenant } from "../../../tests/support/factories";
+import { getEnv } from "~/env.server";
+import { getDb, getDriver } from "../client.server";
+import { embeddedClientOf } from "./embedded-client.server";
 import { embeddedPrepared } from "./prepared.server";
 import { copyRows } from "./read-cache.server";
 
@@ -36,6 +38,23 @@ describe("statements prepared once on the embedded database", () => {
     } else {
       expect(first).toBeNull();
     }
+  });
+
+  test("the cache is on for PGlite unless EMBEDDED_READ_CACHE=false, and never on PostgreSQL", async () => {
+    const db = await getDb();
+    expect(embeddedClientOf(db) !== null).toBe((await getDriver()) === "pglite" && getEnv().EMBEDDED_READ_CACHE);
+  });
+
+  test("a statement with any parameter but $1 is refused when it is prepared", async () => {
+    const twoParams = embeddedPrepared<{ name: string }>({
+      name: "test_two_params_v1",
+      statement: () => ({ toSQL: () => ({ sql: "select name from tenants where id::text = $1 or name = $2" }) }),
+      paramType: "text",
+      literalPattern: /^x$/,
+    });
+    const db = await getDb();
+    if (embeddedClientOf(db)) await expect(twoParams(db, "x")).rejects.toThrow(/exactly one parameter/);
+    else expect(await twoParams(db, "x")).toBeNull();
   });
 
   test("a parameter that does not match the literal pattern is refused before it reaches SQL", async () => {

@@ -7,10 +7,10 @@ import { closeDb, getDb } from "~/db/client.server";
 import { describeError } from "~/db/errors.server";
 import { getEnv } from "~/env.server";
 import { registerJobs } from "~/jobs.server";
-import { mailDeliveryWarning } from "~/services/email.server";
-import { removeStaleUploads } from "~/services/housekeeping.server";
-import { getStorage } from "~/services/storage.server";
-import { startWorker } from "~/services/jobs.server";
+import { mailDeliveryWarning } from "~/services/platform/email.server";
+import { removeStaleUploads } from "~/services/platform/housekeeping.server";
+import { getStorage } from "~/services/files/storage.server";
+import { startWorker } from "~/services/platform/jobs.server";
 import { httpLimits, temporaryUploadMaxAgeMs } from "~/utils/http-limits.server";
 import { NonceProvider } from "~/utils/nonce";
 

@@ -1,15 +1,15 @@
 import { getEnv } from "~/env.server";
-import { runTrialReminders } from "~/services/billing-jobs.server";
-import { processFileJob } from "~/services/file-processing.server";
-import { FILE_JOB } from "~/services/files.server";
-import { pruneSpentRecords, removeStaleUploads } from "~/services/housekeeping.server";
-import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/jobs.server";
-import { FORECAST_RECOMPUTE_JOB, handleForecastRecompute, handleForecastRecomputeAll } from "~/services/forecast.server";
-import { TASK_WRITEBACK_JOB, handleTaskWriteback } from "~/services/tasks.server";
-import { registerTaskWriteback } from "~/services/task-writeback.server";
-import { getStorage } from "~/services/storage.server";
-import { deleteExpiredDemoTenants } from "~/services/tenants.server";
-import { handleImportJob, IMPORT_JOB, scheduleDueSyncs, SCHEDULE_JOB } from "~/services/imports.server";
+import { runTrialReminders } from "~/services/billing/billing-jobs.server";
+import { processFileJob } from "~/services/files/file-processing.server";
+import { FILE_JOB } from "~/services/files/files.server";
+import { pruneSpentRecords, removeStaleUploads } from "~/services/platform/housekeeping.server";
+import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/platform/jobs.server";
+import { FORECAST_RECOMPUTE_JOB, handleForecastRecompute, handleForecastRecomputeAll } from "~/services/renewals/forecast.server";
+import { TASK_WRITEBACK_JOB, handleTaskWriteback } from "~/services/renewals/tasks.server";
+import { registerTaskWriteback } from "~/services/connections/task-writeback.server";
+import { getStorage } from "~/services/files/storage.server";
+import { deleteExpiredDemoTenants } from "~/services/identity/tenants.server";
+import { handleImportJob, IMPORT_JOB, scheduleDueSyncs, SCHEDULE_JOB } from "~/services/connections/imports.server";
 import { temporaryUploadMaxAgeMs } from "~/utils/http-limits.server";
 
 let registered = false;

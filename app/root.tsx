@@ -14,7 +14,7 @@ import { GeneralErrorPage } from "~/components/error-page";
 import { ProgressBar } from "~/components/progress-bar";
 import { ToastArea } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
-import { getShellData } from "~/services/shell.server";
+import { getShellData } from "~/services/identity/shell.server";
 import { getCookies } from "~/sessions.server";
 import tailwind from "~/tailwind.css";
 import { getAuth } from "~/utils/auth.server";

@@ -16,7 +16,7 @@ mkdirSync(OUT, { recursive: true });
 const csvPath = path.join(OUT, `eda-${ROWS}.csv`);
 
 await build({
-  entryPoints: ["app/services/eda/csv.server.ts"],
+  entryPoints: ["app/services/files/eda/csv.server.ts"],
   bundle: true,
   platform: "node",
   format: "esm",

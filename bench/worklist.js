@@ -372,7 +372,7 @@ async function explain(/** @type {pg.Pool} */ pool, /** @type {string} */ tenant
     console.info(`\nEXPLAIN ANALYZE worklist ${name} query (open + carrier=${carrier} + line=PAUTO):`);
     for (const r of rows) console.info(`  ${r["QUERY PLAN"]}`);
   }
-  // The dashboard's one statement (app/services/dashboard.server.ts) for the same tenant.
+  // The dashboard's one statement (app/services/renewals/dashboard.server.ts) for the same tenant.
   const dashboard = `select
       (select count(*) from (select 1 from renewal_flags where tenant_id = $1 and status = 'open'
         and expiration_date >= current_date and expiration_date <= current_date + 30 limit 1001) d) as due_soon,

@@ -1,4 +1,4 @@
-import type { ChartBin, ColumnProfile, EdaReport, SheetProfile } from "~/services/eda/types";
+import type { ChartBin, ColumnProfile, EdaReport, SheetProfile } from "~/services/files/eda/types";
 import { formatNumber } from "~/utils/format";
 
 /**

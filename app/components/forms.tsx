@@ -2,7 +2,7 @@ import { Form, useRouteLoaderData, type FormProps } from "@remix-run/react";
 import { forwardRef, useState } from "react";
 import type { loader as rootLoader } from "~/root";
 
-/** Name of the hidden one-time token field (kept in sync with services/idempotency.server.ts). */
+/** Name of the hidden one-time token field (kept in sync with services/platform/idempotency.server.ts). */
 export const FORM_TOKEN_FIELD = "_formToken";
 
 /**

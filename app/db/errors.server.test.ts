@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { handleError } from "~/entry.server";
-import { asServiceError } from "~/services/errors.server";
+import { asServiceError } from "~/services/platform/errors.server";
 import { jsonRoute } from "~/utils/api.server";
 import { getDb } from "./client.server";
 import { describeError, isDataException, sqlStateOf } from "./errors.server";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { getDashboard } from "~/services/dashboard.server";
+import { getDashboard } from "~/services/renewals/dashboard.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatNumber } from "~/utils/format";
 import { formatLocalDay, formatLocalDayTime } from "~/utils/time-zone";

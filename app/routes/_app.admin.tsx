@@ -9,7 +9,7 @@ import { PostForm, resultFor, useFormId } from "~/components/forms";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
-import { extendTrial, listStaffAudit, listTenantsWithBilling, setQuotaOverride, setTenantFlag } from "~/services/staff-admin.server";
+import { extendTrial, listStaffAudit, listTenantsWithBilling, setQuotaOverride, setTenantFlag } from "~/services/identity/staff-admin.server";
 import { requireStaff } from "~/utils/auth.server";
 import { KNOWN_FLAGS } from "~/utils/feature-flag-names";
 import { applyFormOnce } from "~/utils/forms.server";

@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "~/db/client.server";
 import { auditEvents, billingAccounts, users } from "~/db/schema";
-import { ensureStripeCustomer } from "~/services/billing.server";
-import { consumeRemarketQuota } from "~/services/quota.server";
+import { ensureStripeCustomer } from "~/services/billing/billing.server";
+import { consumeRemarketQuota } from "~/services/billing/quota.server";
 import { withEnv } from "../../tests/support/env";
 import { unwrapData } from "../../tests/support/route-results";
 import { bearerFor, createTestTenant, makeRequest, sessionCookieFor } from "../../tests/support/factories";
@@ -86,7 +86,7 @@ describe("/billing in local mode", () => {
 
   test("the billing flag gates the usage query", async () => {
     const { cookie, bearer, ctx } = await signedIn();
-    const { setFlagOverride } = await import("~/services/feature-flags.server");
+    const { setFlagOverride } = await import("~/services/identity/feature-flags.server");
     await setFlagOverride(ctx.db, ctx.tenantId, "billing", false);
     const page = (await billingLoader(args(makeRequest("/billing", { cookie })))) as Awaited<ReturnType<typeof billingLoader>>;
     expect(page.usage).toBeNull();

@@ -16,7 +16,7 @@ import {
   removeTenantCarrier,
   saveCredentials,
   setCredentialsInvalid,
-} from "~/services/carriers.server";
+} from "~/services/connections/carriers.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";

@@ -4,8 +4,8 @@ import { DisconnectControl, StatusPill, useAutoRefresh } from "~/components/conn
 import { PostForm } from "~/components/forms";
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
-import { getConnection, latestConnectionNotification, listSubConnections } from "~/services/connections.server";
-import { formatDuration, importedCounts, listRuns } from "~/services/imports.server";
+import { getConnection, latestConnectionNotification, listSubConnections } from "~/services/connections/connections.server";
+import { formatDuration, importedCounts, listRuns } from "~/services/connections/imports.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatNumber } from "~/utils/format";
 import { getIntegration } from "~/utils/integrations";

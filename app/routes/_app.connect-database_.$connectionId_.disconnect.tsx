@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DisconnectForm } from "~/components/connection-bits";
-import { disconnectConnection, getConnection } from "~/services/connections.server";
+import { disconnectConnection, getConnection } from "~/services/connections/connections.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
 import { getIntegration } from "~/utils/integrations";

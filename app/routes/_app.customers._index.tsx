@@ -6,7 +6,7 @@ import { Pagination } from "~/components/pagination";
 import { Card, FilterSelect, ListTable, Stat, inputClass, rowClass } from "~/components/renewals-ui";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
-import { CUSTOMERS_PAGE_SIZE, customerCounts, customerFilterOptions, listCustomers, recentlyMarketed } from "~/services/customers.server";
+import { CUSTOMERS_PAGE_SIZE, customerCounts, customerFilterOptions, listCustomers, recentlyMarketed } from "~/services/renewals/customers.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatNumber } from "~/utils/format";
 import { pageCountFor, readPage } from "~/utils/pagination";

@@ -8,7 +8,7 @@ import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
 import { DOMAIN_LABELS, FILE_DOMAINS, FILE_STATUSES } from "~/utils/file-options";
 import { getEnv } from "~/env.server";
-import { FILES_PAGE_SIZE, listFiles } from "~/services/files.server";
+import { FILES_PAGE_SIZE, listFiles } from "~/services/files/files.server";
 import { ACTIVE_STATUSES } from "~/utils/file-status";
 import { requireTenantContext } from "~/utils/auth.server";
 import { getTimeZone } from "~/utils/client-hints.server";

@@ -5,7 +5,7 @@ import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { PostForm } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField } from "~/components/ui/field";
-import { listDomainConfigs, saveDomainConfig } from "~/services/file-config.server";
+import { listDomainConfigs, saveDomainConfig } from "~/services/files/file-config.server";
 import { DATE_FORMATS, DELIMITERS, DELIMITER_LABELS, DomainConfigSchema, ENCODINGS, type DomainConfig } from "~/utils/file-options";
 import { requireTenantContext } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";

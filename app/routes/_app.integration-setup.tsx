@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { listConnections } from "~/services/connections.server";
+import { listConnections } from "~/services/connections/connections.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { INTEGRATIONS, KIND_LABELS, STATUS_LABELS } from "~/utils/integrations";
 import { stepRoute } from "~/utils/setup-steps";

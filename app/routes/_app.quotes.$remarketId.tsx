@@ -9,9 +9,9 @@ import { Card, inputClass, rowClass, tableClass, theadClass } from "~/components
 import { AlertPill, Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { ErrorList } from "~/components/ui/field";
-import { carriersForPolicy } from "~/services/carriers.server";
-import { isServiceError } from "~/services/errors.server";
-import { getRemarket, markLost, saveQuote, selectQuote } from "~/services/quotes.server";
+import { carriersForPolicy } from "~/services/connections/carriers.server";
+import { isServiceError } from "~/services/platform/errors.server";
+import { getRemarket, markLost, saveQuote, selectQuote } from "~/services/renewals/quotes.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatMoney } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";

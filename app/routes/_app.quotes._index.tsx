@@ -5,7 +5,7 @@ import { z } from "zod";
 import { Pagination } from "~/components/pagination";
 import { ListTable, rowClass, StatusTabs } from "~/components/renewals-ui";
 import { AlertPill } from "~/components/ui/alert-pill";
-import { REMARKETS_PAGE_SIZE, listRemarkets } from "~/services/quotes.server";
+import { REMARKETS_PAGE_SIZE, listRemarkets } from "~/services/renewals/quotes.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatMoney, formatNumber } from "~/utils/format";
 import { pageCountFor, readPage } from "~/utils/pagination";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { users } from "~/db/schema";
-import { inviteMember, listMembers, listPendingInvitations } from "~/services/team.server";
+import { inviteMember, listMembers, listPendingInvitations } from "~/services/identity/team.server";
 import { action, loader } from "./_app.settings.team";
 import { createTestTenant, makeRequest, sessionCookieFor, uniqueEmail } from "../../tests/support/factories";
 import { responseOf, unwrapData } from "../../tests/support/route-results";

@@ -8,7 +8,7 @@ import { PostForm, resultFor } from "~/components/forms";
 import { AlertPill, Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Field, SelectField } from "~/components/ui/field";
-import { inviteMember, listMembers, listPendingInvitations, removeMember, revokeInvitation } from "~/services/team.server";
+import { inviteMember, listMembers, listPendingInvitations, removeMember, revokeInvitation } from "~/services/identity/team.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";

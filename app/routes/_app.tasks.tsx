@@ -8,7 +8,7 @@ import { Pagination } from "~/components/pagination";
 import { ListTable, rowClass, StatusTabs } from "~/components/renewals-ui";
 import { AlertPill, Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
-import { TASKS_PAGE_SIZE, listTasks, setTaskStatus } from "~/services/tasks.server";
+import { TASKS_PAGE_SIZE, listTasks, setTaskStatus } from "~/services/renewals/tasks.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
-import { login } from "~/services/auth.server";
-import { ServiceError } from "~/services/errors.server";
-import { createLoginSession } from "~/services/login-sessions.server";
+import { login } from "~/services/identity/accounts.server";
+import { ServiceError } from "~/services/platform/errors.server";
+import { createLoginSession } from "~/services/identity/login-sessions.server";
 import { jsonRoute, methodNotAllowed, parseInput, readJsonObject } from "~/utils/api.server";
 import { getClientIp } from "~/utils/auth.server";
 

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { revokeSession } from "~/services/login-sessions.server";
+import { revokeSession } from "~/services/identity/login-sessions.server";
 import { jsonRoute, requireApiContext } from "~/utils/api.server";
 
 /** Seed auth/logout: revokes the bearer token's session. */

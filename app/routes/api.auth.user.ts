@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getEntitlements } from "~/services/entitlements.server";
+import { getEntitlements } from "~/services/billing/entitlements.server";
 import { jsonRoute, requireApiContext } from "~/utils/api.server";
 
 /** Seed GET auth/user: the signed-in user in the seed's user_data shape. */

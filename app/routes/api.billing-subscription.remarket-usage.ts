@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { NotFoundError } from "~/services/errors.server";
-import { getFlags } from "~/services/feature-flags.server";
-import { getRemarketUsage } from "~/services/usage.server";
+import { NotFoundError } from "~/services/platform/errors.server";
+import { getFlags } from "~/services/identity/feature-flags.server";
+import { getRemarketUsage } from "~/services/billing/usage.server";
 import { apiRoute } from "~/utils/api.server";
 
 /** Seed GET /billing-subscription/remarket-usage → data.remarketQuota { annual_quota, currentYearUsage }. */

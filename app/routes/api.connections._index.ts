@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiListConnections } from "~/services/connections-api.server";
+import { apiListConnections } from "~/services/connections/connections-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed /v2/connections (also /api/v2/connections): the tenant's connections. */

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiTaskOptions } from "~/services/connections-api.server";
+import { apiTaskOptions } from "~/services/connections/connections-api.server";
 import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed /connections/appliedepic/activity-code?connectionId: the task step's activity codes. */

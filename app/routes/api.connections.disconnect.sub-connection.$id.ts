@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiDisconnect } from "~/services/connections-api.server";
+import { apiDisconnect } from "~/services/connections/connections-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed /connections/disconnect/sub-connection/{id} ({ deleteData?: boolean }). */

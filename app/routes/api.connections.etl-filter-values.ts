@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiFilterValues } from "~/services/connections-api.server";
+import { apiFilterValues } from "~/services/connections/connections-api.server";
 import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed /connections/etl-filter-values?connectionId: distinct lines, states, carriers, statuses. */

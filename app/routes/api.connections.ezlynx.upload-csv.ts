@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiUploadEzlynxExport } from "~/services/connections-api.server";
-import { ServiceError } from "~/services/errors.server";
-import { FORM_TOKEN_FIELD, applyOnce } from "~/services/idempotency.server";
-import { getStorage } from "~/services/storage.server";
+import { apiUploadEzlynxExport } from "~/services/connections/connections-api.server";
+import { ServiceError } from "~/services/platform/errors.server";
+import { FORM_TOKEN_FIELD, applyOnce } from "~/services/platform/idempotency.server";
+import { getStorage } from "~/services/files/storage.server";
 import { connectionIdField, jsonRoute, methodNotAllowed, parseInput, requireApiContext } from "~/utils/api.server";
 import { readExportUpload } from "~/utils/export-upload.server";
 import { problem } from "~/utils/problem.server";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiMapping } from "~/services/connections-api.server";
+import { apiMapping } from "~/services/connections/connections-api.server";
 import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed connections/salesforce/mapping?connectionId: the saved mapping and the suggestion. */

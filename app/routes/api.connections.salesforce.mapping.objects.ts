@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiObjects } from "~/services/connections-api.server";
+import { apiObjects } from "~/services/connections/connections-api.server";
 import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed connections/salesforce/mapping/objects?connectionId. */

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiStartImport } from "~/services/connections-api.server";
+import { apiStartImport } from "~/services/connections/connections-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed connections/start-etl/{id}: queue the import. */

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiGetState } from "~/services/connections-api.server";
+import { apiGetState } from "~/services/connections/connections-api.server";
 import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed /connections/state/get?connectionId: the wizard's step and saved drafts. */

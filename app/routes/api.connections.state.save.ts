@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiSaveState } from "~/services/connections-api.server";
+import { apiSaveState } from "~/services/connections/connections-api.server";
 import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
 import { cleanJson } from "~/utils/schemas";
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiConnectionStatus } from "~/services/connections-api.server";
+import { apiConnectionStatus } from "~/services/connections/connections-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed /connections/status/{id}: status, step, last sync and the latest import. */

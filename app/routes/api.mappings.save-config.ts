@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiSaveMapping } from "~/services/connections-api.server";
+import { apiSaveMapping } from "~/services/connections/connections-api.server";
 import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
 import { singleLineText } from "~/utils/schemas";
 

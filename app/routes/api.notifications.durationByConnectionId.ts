@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiImportDuration } from "~/services/connections-api.server";
+import { apiImportDuration } from "~/services/connections/connections-api.server";
 import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed /notifications/durationByConnectionId?connectionId: the last import's duration. */

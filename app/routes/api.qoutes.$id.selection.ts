@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { NotFoundError } from "~/services/errors.server";
-import { selectQuote } from "~/services/quotes.server";
+import { NotFoundError } from "~/services/platform/errors.server";
+import { selectQuote } from "~/services/renewals/quotes.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /** Seed qoutes/id/selection: select a quote, closing its re-market (alias: /api/quotes/:id/selection). */

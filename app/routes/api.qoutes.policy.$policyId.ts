@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { quotesForPolicy } from "~/services/quotes.server";
+import { quotesForPolicy } from "~/services/renewals/quotes.server";
 import { apiRoute } from "~/utils/api.server";
 
 /** Seed GET qoutes/policy (spelling kept for existing clients; /api/quotes/policy/:id is the alias). */

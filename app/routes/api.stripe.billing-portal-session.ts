@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { openBillingPortal } from "~/services/billing.server";
+import { openBillingPortal } from "~/services/billing/billing.server";
 import { apiRoute } from "~/utils/api.server";
 
 /**

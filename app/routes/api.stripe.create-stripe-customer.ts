@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ensureStripeCustomer } from "~/services/billing.server";
-import { ServiceError } from "~/services/errors.server";
+import { ensureStripeCustomer } from "~/services/billing/billing.server";
+import { ServiceError } from "~/services/platform/errors.server";
 import { apiRoute } from "~/utils/api.server";
 
 /** Seed POST /stripe/create-stripe-customer: the tenant's Stripe customer (created once). Admins only. */

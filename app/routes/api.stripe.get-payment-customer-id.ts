@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { getPaymentCustomerId } from "~/services/billing.server";
+import { getPaymentCustomerId } from "~/services/billing/billing.server";
 import { apiRoute } from "~/utils/api.server";
 import { singleLineText } from "~/utils/schemas";
 

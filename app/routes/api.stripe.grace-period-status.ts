@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { getGracePeriodStatus } from "~/services/billing.server";
+import { getGracePeriodStatus } from "~/services/billing/billing.server";
 import { apiRoute } from "~/utils/api.server";
 
 /** Seed GET /stripe/grace-period-status. */

@@ -10,7 +10,7 @@ import { Button } from "~/components/ui/button";
 import { Notice } from "~/components/ui/alert-pill";
 import { ErrorList, Field } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
-import { confirmSignUp, resendSignUpCode } from "~/services/auth.server";
+import { confirmSignUp, resendSignUpCode } from "~/services/identity/accounts.server";
 import { getClientIp, requireAnonymous, startSession } from "~/utils/auth.server";
 import { codeDeliveryFor } from "~/utils/dev-outbox.server";
 import { assertNotBot } from "~/utils/honeypot.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { getDb } from "~/db/client.server";
-import { createDemoTenant } from "~/services/demo-data.server";
+import { createDemoTenant } from "~/services/platform/demo-data.server";
 import { startSession } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
 import { toastHeader } from "~/utils/toast.server";

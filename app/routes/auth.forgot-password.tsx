@@ -8,7 +8,7 @@ import { Honeypot } from "~/components/honeypot";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
-import { requestPasswordReset } from "~/services/auth.server";
+import { requestPasswordReset } from "~/services/identity/accounts.server";
 import { requireAnonymous } from "~/utils/auth.server";
 import { assertNotBot } from "~/utils/honeypot.server";
 import { replyInvalid } from "~/utils/submission.server";

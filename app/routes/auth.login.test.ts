@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { getDb } from "~/db/client.server";
-import { resolveSession } from "~/services/login-sessions.server";
+import { resolveSession } from "~/services/identity/login-sessions.server";
 import { getCookies } from "~/sessions.server";
 import { action, loader } from "./auth.login";
 import { TEST_PASSWORD, createTestTenant, makeRequest, sessionCookieFor } from "../../tests/support/factories";

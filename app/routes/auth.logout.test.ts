@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { getDb } from "~/db/client.server";
-import { createLoginSession, resolveSession } from "~/services/login-sessions.server";
+import { createLoginSession, resolveSession } from "~/services/identity/login-sessions.server";
 import { action } from "./auth.logout";
 import { createTestTenant, makeRequest, sessionCookieFor } from "../../tests/support/factories";
 import { responseOf } from "../../tests/support/route-results";

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Form } from "@remix-run/react";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
-import { revokeAllSessions } from "~/services/login-sessions.server";
+import { revokeAllSessions } from "~/services/identity/login-sessions.server";
 import { endSession, getAuth } from "~/utils/auth.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getDb } from "~/db/client.server";
-import { isServiceError } from "~/services/errors.server";
-import { getSsoAuthenticator, listSsoProviders, signInWithSso } from "~/services/sso.server";
+import { isServiceError } from "~/services/platform/errors.server";
+import { getSsoAuthenticator, listSsoProviders, signInWithSso } from "~/services/identity/sso.server";
 import { getCookies } from "~/sessions.server";
 import { startSession } from "~/utils/auth.server";
 import { redirectWithToast } from "~/utils/toast.server";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { getSsoAuthenticator, listSsoProviders } from "~/services/sso.server";
+import { getSsoAuthenticator, listSsoProviders } from "~/services/identity/sso.server";
 import { getCookies } from "~/sessions.server";
 import { safeRedirect } from "~/utils/redirect";
 

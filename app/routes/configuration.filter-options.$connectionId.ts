@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { getConnection } from "~/services/connections.server";
+import { getConnection } from "~/services/connections/connections.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { orNotFound } from "~/utils/wizard.server";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { getDb } from "~/db/client.server";
 import { getEnv } from "~/env.server";
-import { listOutbox, mailDeliveryWarning, sendEmail } from "~/services/email.server";
+import { listOutbox, mailDeliveryWarning, sendEmail } from "~/services/platform/email.server";
 import { loader } from "./dev.outbox";
 import { loader as confirmLoader } from "./auth.confirm-signup";
 import { loader as resetLoader } from "./auth.reset-password";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { format } from "date-fns";
 import { getDb } from "~/db/client.server";
-import { listOutbox } from "~/services/email.server";
+import { listOutbox } from "~/services/platform/email.server";
 import { outboxOpenTo } from "~/utils/dev-outbox.server";
 import { singleLineText } from "~/utils/schemas";
 

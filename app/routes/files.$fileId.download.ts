@@ -1,6 +1,6 @@
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
-import { isServiceError } from "~/services/errors.server";
-import { openFileContent, requireFile } from "~/services/files.server";
+import { isServiceError } from "~/services/platform/errors.server";
+import { openFileContent, requireFile } from "~/services/files/files.server";
 import { requireTenantContext } from "~/utils/auth.server";
 
 /** Download a tenant's file (seed files/download): streamed, as an attachment, with its type. */

@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { EdaReportView, REPORT_CSS } from "~/components/eda-report";
-import { isServiceError } from "~/services/errors.server";
-import { contentDisposition, getFileReport } from "~/services/files.server";
+import { isServiceError } from "~/services/platform/errors.server";
+import { contentDisposition, getFileReport } from "~/services/files/files.server";
 import { requireTenantContext } from "~/utils/auth.server";
 
 /** The report as one self-contained HTML file: inline CSS, inline SVG, no scripts. */

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { EdaReportView, REPORT_CSS } from "~/components/eda-report";
-import { isServiceError } from "~/services/errors.server";
-import { getFileReport } from "~/services/files.server";
+import { isServiceError } from "~/services/platform/errors.server";
+import { getFileReport } from "~/services/files/files.server";
 import { requireTenantContext } from "~/utils/auth.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Report: ${data?.report.fileName ?? "file"} | Remarket` }];

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
-import { generateSampleExport } from "~/services/sample-export.server";
+import { generateSampleExport } from "~/services/connections/sample-export.server";
 import { requireAuth } from "~/utils/auth.server";
 
 // Seed integrations/ezlynx/sample-csv: the generated EZLynx-style export, as a download.

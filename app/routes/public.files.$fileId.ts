@@ -1,7 +1,7 @@
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
 import { getDb } from "~/db/client.server";
-import { verifyFileLink } from "~/services/file-links.server";
-import { getFileForPublicLink, openFileContent } from "~/services/files.server";
+import { verifyFileLink } from "~/services/files/file-links.server";
+import { getFileForPublicLink, openFileContent } from "~/services/files/files.server";
 
 /**
  * A signed, expiring public link (seed files/get-public-url): no session needed, but the

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { getConnection, getConnectionState, saveConnectionState } from "~/services/connections.server";
+import { getConnection, getConnectionState, saveConnectionState } from "~/services/connections/connections.server";
 import { jsonRoute, parseInput, readJsonObject } from "~/utils/api.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { problem } from "~/utils/problem.server";

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
-import { getConnection } from "~/services/connections.server";
-import { getLatestRun, rejectionsCsv } from "~/services/imports.server";
+import { getConnection } from "~/services/connections/connections.server";
+import { getLatestRun, rejectionsCsv } from "~/services/connections/imports.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { orNotFound } from "~/utils/wizard.server";
 

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getFileDetail } from "~/services/files.server";
+import { getFileDetail } from "~/services/files/files.server";
 import { jsonRoute } from "~/utils/api.server";
 import { requireTenantContext } from "~/utils/auth.server";
 

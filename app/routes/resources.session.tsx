@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { getDb } from "~/db/client.server";
-import { touchSession } from "~/services/login-sessions.server";
+import { touchSession } from "~/services/identity/login-sessions.server";
 import { requireAuth } from "~/utils/auth.server";
 
 /** The inactivity modal's Reset: renew the idle window now. */

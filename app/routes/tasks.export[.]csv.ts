@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { openTasksCsv } from "~/services/tasks.server";
+import { openTasksCsv } from "~/services/renewals/tasks.server";
 import { requireTenantContext } from "~/utils/auth.server";
 
 /** Open tasks as CSV for agencies whose AMS imports activities from a file. */

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { getDb } from "~/db/client.server";
-import { handleStripeEvent, verifyStripeWebhook } from "~/services/stripe-webhooks.server";
+import { handleStripeEvent, verifyStripeWebhook } from "~/services/billing/stripe-webhooks.server";
 import { jsonRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**

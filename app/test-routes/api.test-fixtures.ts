@@ -4,12 +4,12 @@ import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
 import { getEnv } from "~/env.server";
 import { billingAccounts, users } from "~/db/schema";
-import { seedBookDemo } from "~/services/book-demo.server";
-import { connectionFixture } from "~/services/connection-fixtures.server";
-import { createLoginSession } from "~/services/login-sessions.server";
-import { hashPassword } from "~/services/passwords.server";
-import { consumeRemarketQuota } from "~/services/quota.server";
-import { createTenant } from "~/services/tenants.server";
+import { seedBookDemo } from "~/services/renewals/book-demo.server";
+import { connectionFixture } from "~/services/connections/connection-fixtures.server";
+import { createLoginSession } from "~/services/identity/login-sessions.server";
+import { hashPassword } from "~/services/identity/passwords.server";
+import { consumeRemarketQuota } from "~/services/billing/quota.server";
+import { createTenant } from "~/services/identity/tenants.server";
 import { getCookies } from "~/sessions.server";
 
 /**

@@ -1,6 +1,6 @@
 import { getDb } from "~/db/client.server";
-import type { TenantContext } from "~/services/context.server";
-import { resolveSession, type SessionUser } from "~/services/login-sessions.server";
+import type { TenantContext } from "~/services/platform/context.server";
+import { resolveSession, type SessionUser } from "~/services/identity/login-sessions.server";
 import { problem } from "./problem.server";
 
 /**

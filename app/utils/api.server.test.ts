@@ -1,8 +1,8 @@
 import { redirect } from "@remix-run/node";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { z } from "zod";
-import { ApiTimeoutError, InvalidCredentialsError } from "~/services/connectors/api-client.server";
-import { NotFoundError, ServiceError } from "~/services/errors.server";
+import { ApiTimeoutError, InvalidCredentialsError } from "~/services/connections/connectors/api-client.server";
+import { NotFoundError, ServiceError } from "~/services/platform/errors.server";
 import { createTestTenant, bearerFor } from "../../tests/support/factories";
 import { loader as monthlyUsage } from "~/routes/api.billing-subscription.monthly-usage";
 import { jsonRoute, methodNotAllowed, parseInput, readJsonObject } from "./api.server";

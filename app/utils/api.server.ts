@@ -1,11 +1,11 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { describeError } from "~/db/errors.server";
 import { z } from "zod";
-import { ApiError, ApiTimeoutError, InvalidCredentialsError } from "~/services/connectors/api-client.server";
-import { ConnectorError, UnreadableExportError } from "~/services/connectors/types";
-import type { TenantContext } from "~/services/context.server";
-import { ServiceError, asServiceError } from "~/services/errors.server";
-import type { SessionUser } from "~/services/login-sessions.server";
+import { ApiError, ApiTimeoutError, InvalidCredentialsError } from "~/services/connections/connectors/api-client.server";
+import { ConnectorError, UnreadableExportError } from "~/services/connections/connectors/types";
+import type { TenantContext } from "~/services/platform/context.server";
+import { ServiceError, asServiceError } from "~/services/platform/errors.server";
+import type { SessionUser } from "~/services/identity/login-sessions.server";
 import { requireApiContext } from "./api-auth.server";
 import { isProblem, problem } from "./problem.server";
 

@@ -1,9 +1,9 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { getDb } from "~/db/client.server";
-import type { AuthedUser } from "~/services/auth.server";
-import type { TenantContext } from "~/services/context.server";
-import { createLoginSession, resolveSession, revokeSession, type SessionUser } from "~/services/login-sessions.server";
-import { isStaffEmail } from "~/services/staff.server";
+import type { AuthedUser } from "~/services/identity/accounts.server";
+import type { TenantContext } from "~/services/platform/context.server";
+import { createLoginSession, resolveSession, revokeSession, type SessionUser } from "~/services/identity/login-sessions.server";
+import { isStaffEmail } from "~/services/identity/staff.server";
 import { getCookies } from "~/sessions.server";
 import { safeRedirect } from "./redirect";
 import { requestMemo } from "./request-scope.server";

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
-import { uploadKeyFor, type UploadedFile } from "~/services/connections.server";
-import { ContentMismatchError, checkedContent } from "~/services/file-types.server";
-import { FileTooLargeError, getStorage } from "~/services/storage.server";
+import { uploadKeyFor, type UploadedFile } from "~/services/connections/connections.server";
+import { ContentMismatchError, checkedContent } from "~/services/files/file-types.server";
+import { FileTooLargeError, getStorage } from "~/services/files/storage.server";
 import { BodyTooLargeError, MalformedMultipartError, readMultipart, type FilePart } from "./multipart.server";
 import { MULTIPART_OVERHEAD_BYTES } from "./http-limits.server";
 

@@ -1,5 +1,5 @@
 import { getDb } from "~/db/client.server";
-import { applyOnce } from "~/services/idempotency.server";
+import { applyOnce } from "~/services/platform/idempotency.server";
 
 /**
  * Apply a form action once per one-time token (see components/forms.tsx). The scope is the

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { LINES_OF_BUSINESS } from "~/db/schema/book";
 import { FLAG_STATUSES, type FlagWhy } from "~/db/schema/renewals";
-import { ALL_LINES } from "~/services/forecast-preferences.server";
+import { ALL_LINES } from "~/services/renewals/forecast-preferences.server";
 import { ALL_LINES_ID, FLAG_STATUS_VALUES, LINE_CODES, describeWhy } from "./renewals";
 
 describe("client-safe copies", () => {

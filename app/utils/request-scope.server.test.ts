@@ -1,6 +1,6 @@
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import { describe, expect, test } from "vitest";
-import { revokeSession } from "~/services/login-sessions.server";
+import { revokeSession } from "~/services/identity/login-sessions.server";
 import { getAuth } from "./auth.server";
 import { requestMemo } from "./request-scope.server";
 import { createTestTenant, makeRequest, sessionCookieFor } from "../../tests/support/factories";

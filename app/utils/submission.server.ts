@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data } from "@remix-run/node";
-import { asServiceError } from "~/services/errors.server";
+import { asServiceError } from "~/services/platform/errors.server";
 
 // Form actions answer through conform: `parseWithZod` → on failure `replyInvalid` → run the
 // service → on a ServiceError `replyWithServiceError`. Both keep the user's input for the form to

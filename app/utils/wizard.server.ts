@@ -1,6 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
-import { getConnection, type ConnectionRow } from "~/services/connections.server";
-import { isServiceError } from "~/services/errors.server";
+import { getConnection, type ConnectionRow } from "~/services/connections/connections.server";
+import { isServiceError } from "~/services/platform/errors.server";
 import { getIntegration, type Integration } from "~/utils/integrations";
 import { requireAdmin } from "./auth.server";
 import { stepGuardRedirect, type Step } from "./setup-steps";

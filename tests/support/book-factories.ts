@@ -3,10 +3,10 @@ import { and, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import type { DbOrTx } from "~/db/client.server";
 import { customers, policies, renewalFlags } from "~/db/schema";
-import type { TenantContext } from "~/services/context.server";
-import { recomputeForecast } from "~/services/forecast.server";
-import { saveQuote } from "~/services/quotes.server";
-import { remarketPolicy } from "~/services/remarket.server";
+import type { TenantContext } from "~/services/platform/context.server";
+import { recomputeForecast } from "~/services/renewals/forecast.server";
+import { saveQuote } from "~/services/renewals/quotes.server";
+import { remarketPolicy } from "~/services/renewals/remarket.server";
 
 type PolicyInput = Partial<typeof policies.$inferInsert> & { customerId: string };
 

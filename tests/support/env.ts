@@ -1,5 +1,5 @@
 import { resetEnvForTests } from "~/env.server";
-import { resetStripeForTests } from "~/services/stripe.server";
+import { resetStripeForTests } from "~/services/billing/stripe.server";
 
 /**
  * Set environment variables for one test file and restore them afterwards. Test files share

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
-import type { TenantContext } from "~/services/context.server";
-import { createLoginSession } from "~/services/login-sessions.server";
-import { hashPassword } from "~/services/passwords.server";
-import { createTenant } from "~/services/tenants.server";
+import type { TenantContext } from "~/services/platform/context.server";
+import { createLoginSession } from "~/services/identity/login-sessions.server";
+import { hashPassword } from "~/services/identity/passwords.server";
+import { createTenant } from "~/services/identity/tenants.server";
 import { getCookies } from "~/sessions.server";
 
 export const TEST_PASSWORD = "correct-horse-42";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
 import { billingAccounts } from "~/db/schema";
-import { readBillingState } from "~/services/billing-account.server";
+import { readBillingState } from "~/services/billing/billing-account.server";
 
 /**
  * Give a tenant a small re-marketing quota (quota refusal and concurrency tests), through the

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 // @ts-expect-error s3rver ships no types
 import S3rver from "s3rver";
-import type { S3Options } from "~/services/storage-s3.server";
+import type { S3Options } from "~/services/files/storage-s3.server";
 
 /**
  * A stand-in for Amazon S3: s3rver, an S3-compatible server, on a loopback port with a

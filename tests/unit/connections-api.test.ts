@@ -24,10 +24,10 @@ import * as status from "~/routes/api.connections.status.$id";
 import * as saveConfig from "~/routes/api.mappings.save-config";
 import * as duration from "~/routes/api.notifications.durationByConnectionId";
 import * as listV2 from "~/routes/api.v2.connections";
-import { createReadyFileConnection, storeSampleExport } from "~/services/connection-fixtures.server";
-import { sampleExportText } from "~/services/sample-export.server";
-import { getStorage } from "~/services/storage.server";
-import { saveConnectionSettings } from "~/services/connections.server";
+import { createReadyFileConnection, storeSampleExport } from "~/services/connections/connection-fixtures.server";
+import { sampleExportText } from "~/services/connections/sample-export.server";
+import { getStorage } from "~/services/files/storage.server";
+import { saveConnectionSettings } from "~/services/connections/connections.server";
 import { bearerFor, createTestTenant, sessionCookieFor } from "../support/factories";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests read each route's own JSON

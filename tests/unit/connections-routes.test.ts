@@ -12,8 +12,8 @@ import * as disconnectRoute from "~/routes/_app.connect-database_.$connectionId_
 import * as createRoute from "~/routes/_app.create-connection.($connectionId)";
 import * as stateRoute from "~/routes/resources.connection-state.$connectionId";
 import * as rejectionsRoute from "~/routes/resources.connections.$connectionId.rejections";
-import { createReadyFileConnection } from "~/services/connection-fixtures.server";
-import { saveConnectionSettings } from "~/services/connections.server";
+import { createReadyFileConnection } from "~/services/connections/connection-fixtures.server";
+import { saveConnectionSettings } from "~/services/connections/connections.server";
 import { createTestTenant, makeRequest, sessionCookieFor } from "../support/factories";
 
 type Args = { request: Request; params: Record<string, string>; context: Record<string, unknown> };
@@ -104,7 +104,7 @@ describe("tenant isolation: another tenant's connection id is a 404 on every wiz
 describe("wizard guards: a step cannot be entered before the earlier ones are saved", () => {
   let freshId: string;
   beforeAll(async () => {
-    const storage = await import("~/services/connection-fixtures.server");
+    const storage = await import("~/services/connections/connection-fixtures.server");
     const file = await storage.storeSampleExport(owner.tenant.id, { policies: 30 });
     freshId = (await saveConnectionSettings(owner.ctx, null, { integrationId: "csv", name: "Fresh", credentials: {}, file })).id;
   });
@@ -184,7 +184,7 @@ describe("wizard guards: a step cannot be entered before the earlier ones are sa
     expect(refused.data.initialValue.all).toMatchObject({ thresholdPct: "lots", actDaysBeforeExpiration: "60" });
     const saved = (await prediction({ intent: "save", ...all, ...home, "HOME.thresholdPct": "20" })) as unknown as Response;
     expect(saved.headers.get("Location")).toBe(`/configure-integration/task-creation/${freshId}`);
-    const { listForecastPreferences } = await import("~/services/forecast-preferences.server");
+    const { listForecastPreferences } = await import("~/services/renewals/forecast-preferences.server");
     expect(await listForecastPreferences(owner.ctx)).toEqual(
       expect.arrayContaining([expect.objectContaining({ forecastObjectId: "HOME", window: "6m", thresholdPct: 20, thresholdAmount: 1500, actDaysBeforeExpiration: 45 })]),
     );

@@ -9,9 +9,9 @@ import * as stateSave from "~/routes/api.connections.state.save";
 import * as uploadCsv from "~/routes/api.connections.ezlynx.upload-csv";
 import { action as draftAction } from "~/routes/resources.connection-state.$connectionId";
 import { action as signupAction } from "~/routes/auth.signup";
-import { createReadyFileConnection } from "~/services/connection-fixtures.server";
-import { sampleExportText } from "~/services/sample-export.server";
-import { readCsvBatches } from "~/services/connectors/csv-reader.server";
+import { createReadyFileConnection } from "~/services/connections/connection-fixtures.server";
+import { sampleExportText } from "~/services/connections/sample-export.server";
+import { readCsvBatches } from "~/services/connections/connectors/csv-reader.server";
 import { jsonWithoutControls, singleLineText, withoutControls } from "~/utils/schemas";
 import { bearerFor, createTestTenant, makeRequest, sessionCookieFor, uniqueEmail } from "../support/factories";
 

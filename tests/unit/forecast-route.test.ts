@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import * as forecastRoute from "~/routes/_app.forecast";
-import { listForecastPreferences } from "~/services/forecast-preferences.server";
-import { recomputeForecast } from "~/services/forecast.server";
+import { listForecastPreferences } from "~/services/renewals/forecast-preferences.server";
+import { recomputeForecast } from "~/services/renewals/forecast.server";
 import { createCustomer, createPolicy } from "../support/book-factories";
 import { createTestTenant, makeRequest, sessionCookieFor } from "../support/factories";
 

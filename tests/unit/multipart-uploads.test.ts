@@ -12,9 +12,9 @@ import * as attributes from "~/routes/api.connections.salesforce.mapping.object.
 import * as objects from "~/routes/api.connections.salesforce.mapping.objects";
 import { action as pageUpload } from "~/routes/_app.files._index";
 import { action as xhrUpload } from "~/routes/resources.files.upload";
-import { saveConnectionSettings, uploadKeyFor } from "~/services/connections.server";
-import { sampleExportText } from "~/services/sample-export.server";
-import { getStorage } from "~/services/storage.server";
+import { saveConnectionSettings, uploadKeyFor } from "~/services/connections/connections.server";
+import { sampleExportText } from "~/services/connections/sample-export.server";
+import { getStorage } from "~/services/files/storage.server";
 import { bearerFor, createTestTenant, sessionCookieFor } from "../support/factories";
 
 // Issue 12 §3: file names with "=" made Remix's multipart parser throw (500); a malformed body

@@ -1,5 +1,5 @@
 import { AlertPill, Notice } from "~/components/ui/alert-pill";
-import type { getBillingOverview } from "~/services/billing.server";
+import type { getBillingOverview } from "~/services/billing/billing.server";
 
 export type BillingOverview = Awaited<ReturnType<typeof getBillingOverview>>;
 

@@ -1,7 +1,7 @@
 import { AlertPill } from "~/components/ui/alert-pill";
 import { cn } from "~/utils/cn";
 import { formatNumber } from "~/utils/format";
-import { usageLevel, usagePercent } from "~/utils/usage";
+import { usageLevel, usagePercent } from "~/utils/quota-usage";
 
 /**
  * Seed remarket-usage: currentYearUsage of annual_quota as a meter with text, and a pill from

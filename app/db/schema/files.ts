@@ -1,5 +1,5 @@
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import type { EdaReport } from "~/services/eda/types";
+import type { EdaReport } from "~/services/files/eda/types";
 import { tenants, users } from "./identity";
 import { jobs } from "./platform";
 import { DATE_FORMATS, DELIMITERS, ENCODINGS, FILE_DOMAINS, FILE_EXTENSIONS, FILE_STATUSES } from "../../utils/file-options";

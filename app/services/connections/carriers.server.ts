@@ -1,0 +1,158 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { carrierLines, carrierStates, carriers, policies, tenantCarriers } from "~/db/schema";
+import { sealSecret } from "~/utils/secret-box.server";
+import { recordAudit } from "../platform/audit.server";
+import { ensureCarrierCatalogue } from "./carrier-catalogue.server";
+import { clock, type TenantContext } from "../platform/context.server";
+import { NotFoundError, ServiceError } from "../platform/errors.server";
+import { requireUuid } from "../platform/ids.server";
+
+type Ctx = Pick<TenantContext, "db" | "tenantId">;
+
+const linesOf = sql<string[]>`coalesce((select array_agg(cl.line_of_business order by cl.line_of_business) from ${carrierLines} cl where cl.carrier_id = "carriers"."id"), '{}')`;
+const stateCount = sql<number>`(select count(*) from ${carrierStates} cs where cs.carrier_id = "carriers"."id")`.mapWith(Number);
+
+/** The catalogue (seed carriers, carriers/lob/list, lob/states), optionally only carriers writing a line / in a state. */
+export async function listCatalogue(ctx: Ctx, filter: { line?: string; state?: string; q?: string }) {
+  await ensureCarrierCatalogue(ctx.db);
+  const where = and(
+    filter.line
+      ? sql`exists (select 1 from ${carrierLines} cl where cl.carrier_id = "carriers"."id" and cl.line_of_business = ${filter.line})`
+      : undefined,
+    filter.state
+      ? sql`exists (select 1 from ${carrierStates} cs where cs.carrier_id = "carriers"."id" and cs.state = ${filter.state})`
+      : undefined,
+    filter.q ? sql`lower(${carriers.name}) like ${`%${filter.q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%`}` : undefined,
+  );
+  return ctx.db
+    .select({
+      id: carriers.id,
+      name: carriers.name,
+      lines: linesOf,
+      states: stateCount,
+      tenantCarrierId: tenantCarriers.id,
+    })
+    .from(carriers)
+    .leftJoin(tenantCarriers, and(eq(tenantCarriers.carrierId, carriers.id), eq(tenantCarriers.tenantId, ctx.tenantId)))
+    .where(where)
+    .orderBy(asc(carriers.name));
+}
+
+/** The agency's carriers (seed carriers/tenant/list); `invalidOnly` is seed tenant/invalid-creds. */
+export async function listTenantCarriers(ctx: Ctx, input: { invalidOnly?: boolean } = {}) {
+  return ctx.db
+    .select({
+      id: tenantCarriers.id,
+      carrierId: tenantCarriers.carrierId,
+      name: carriers.name,
+      lines: linesOf,
+      agencyCode: tenantCarriers.agencyCode,
+      producerCode: tenantCarriers.producerCode,
+      portalUsername: tenantCarriers.portalUsername,
+      hasSecret: sql<boolean>`${tenantCarriers.portalSecret} is not null`,
+      credentialsInvalid: tenantCarriers.credentialsInvalid,
+      credentialsCheckedAt: tenantCarriers.credentialsCheckedAt,
+    })
+    .from(tenantCarriers)
+    .innerJoin(carriers, eq(carriers.id, tenantCarriers.carrierId))
+    .where(and(eq(tenantCarriers.tenantId, ctx.tenantId), input.invalidOnly ? eq(tenantCarriers.credentialsInvalid, true) : undefined))
+    .orderBy(asc(carriers.name));
+}
+
+/** Add a catalogue carrier to the agency (seed carriers/tenant/add-carrier). */
+export async function addTenantCarrier(ctx: TenantContext, carrierId: string) {
+  requireUuid(carrierId, "Carrier not found");
+  const [carrier] = await ctx.db.select({ id: carriers.id, name: carriers.name }).from(carriers).where(eq(carriers.id, carrierId));
+  if (!carrier) throw new NotFoundError("Carrier not found");
+  const [row] = await ctx.db
+    .insert(tenantCarriers)
+    .values({ tenantId: ctx.tenantId, carrierId, createdAt: clock(ctx) })
+    .onConflictDoNothing()
+    .returning({ id: tenantCarriers.id });
+  if (!row) throw new ServiceError(`${carrier.name} is already one of your carriers.`, 409);
+  await recordAudit(ctx.db, { tenantId: ctx.tenantId, actorUserId: ctx.userId, action: "carrier.added", subjectType: "carrier", subjectId: carrierId, details: { name: carrier.name } }, clock(ctx));
+  return { id: row.id, name: carrier.name };
+}
+
+async function requireTenantCarrier(ctx: Ctx, id: string) {
+  requireUuid(id, "Carrier not found");
+  const [row] = await ctx.db
+    .select({ id: tenantCarriers.id, carrierId: tenantCarriers.carrierId, name: carriers.name })
+    .from(tenantCarriers)
+    .innerJoin(carriers, eq(carriers.id, tenantCarriers.carrierId))
+    .where(and(eq(tenantCarriers.tenantId, ctx.tenantId), eq(tenantCarriers.id, id)));
+  if (!row) throw new NotFoundError("Carrier not found");
+  return row;
+}
+
+/** Remove one of the agency's carriers (its codes and credentials go with it). */
+export async function removeTenantCarrier(ctx: TenantContext, id: string) {
+  const row = await requireTenantCarrier(ctx, id);
+  await ctx.db.delete(tenantCarriers).where(and(eq(tenantCarriers.tenantId, ctx.tenantId), eq(tenantCarriers.id, id)));
+  await recordAudit(ctx.db, { tenantId: ctx.tenantId, actorUserId: ctx.userId, action: "carrier.removed", subjectType: "carrier", subjectId: row.carrierId, details: { name: row.name } }, clock(ctx));
+  return row;
+}
+
+/** Agency and producer numbers with a carrier (seed carriers/tenant/assign-numbers). */
+export async function assignNumbers(ctx: TenantContext, id: string, input: { agencyCode?: string; producerCode?: string }) {
+  const row = await requireTenantCarrier(ctx, id);
+  await ctx.db
+    .update(tenantCarriers)
+    .set({ agencyCode: input.agencyCode?.trim() || null, producerCode: input.producerCode?.trim() || null, updatedAt: clock(ctx) })
+    .where(and(eq(tenantCarriers.tenantId, ctx.tenantId), eq(tenantCarriers.id, id)));
+  return row;
+}
+
+/** Store portal credentials, the password sealed with AES-256-GCM; new credentials are presumed valid. */
+export async function saveCredentials(ctx: TenantContext, id: string, input: { username: string; password?: string }) {
+  const row = await requireTenantCarrier(ctx, id);
+  const now = clock(ctx);
+  await ctx.db
+    .update(tenantCarriers)
+    .set({
+      portalUsername: input.username.trim(),
+      ...(input.password ? { portalSecret: sealSecret(input.password) } : {}),
+      credentialsInvalid: false,
+      credentialsCheckedAt: null,
+      updatedAt: now,
+    })
+    .where(and(eq(tenantCarriers.tenantId, ctx.tenantId), eq(tenantCarriers.id, id)));
+  await recordAudit(ctx.db, { tenantId: ctx.tenantId, actorUserId: ctx.userId, action: "carrier.credentials_saved", subjectType: "carrier", subjectId: row.carrierId, details: { name: row.name } }, now);
+  return row;
+}
+
+/** Flag (or clear) invalid portal credentials, e.g. after a failed portal login. */
+export async function setCredentialsInvalid(ctx: TenantContext, id: string, invalid: boolean) {
+  const row = await requireTenantCarrier(ctx, id);
+  await ctx.db
+    .update(tenantCarriers)
+    .set({ credentialsInvalid: invalid, credentialsCheckedAt: clock(ctx), updatedAt: clock(ctx) })
+    .where(and(eq(tenantCarriers.tenantId, ctx.tenantId), eq(tenantCarriers.id, id)));
+  return row;
+}
+
+/**
+ * Carriers that write this policy's line in its state (seed carriers/list-by-policy), the
+ * agency's own first: the choices when recording a quote.
+ */
+export async function carriersForPolicy(ctx: Ctx, policyId: string) {
+  requireUuid(policyId, "Policy not found");
+  await ensureCarrierCatalogue(ctx.db);
+  const [policy] = await ctx.db
+    .select({ line: policies.lineOfBusiness, state: policies.riskState })
+    .from(policies)
+    .where(and(eq(policies.tenantId, ctx.tenantId), eq(policies.id, policyId)));
+  if (!policy) throw new NotFoundError("Policy not found");
+  const rows = await ctx.db
+    .select({ id: carriers.id, name: carriers.name, agency: sql<boolean>`"tenant_carriers"."id" is not null` })
+    .from(carriers)
+    .innerJoin(carrierLines, and(eq(carrierLines.carrierId, carriers.id), eq(carrierLines.lineOfBusiness, policy.line)))
+    .leftJoin(tenantCarriers, and(eq(tenantCarriers.carrierId, carriers.id), eq(tenantCarriers.tenantId, ctx.tenantId)))
+    .where(
+      policy.state
+        ? sql`exists (select 1 from ${carrierStates} cs where cs.carrier_id = "carriers"."id" and cs.state = ${policy.state})`
+        : undefined,
+    )
+    .orderBy(sql`"tenant_carriers"."id" is null`, asc(carriers.name));
+  return { line: policy.line, state: policy.state, carriers: rows };
+}

@@ -1,0 +1,178 @@
+import { and, asc, count, countDistinct, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { auditEvents, customers, policies, remarkets, renewalFlags, users } from "~/db/schema";
+import { clock, type TenantContext } from "../platform/context.server";
+import { NotFoundError } from "../platform/errors.server";
+import { requireUuid } from "../platform/ids.server";
+import { forecastForPolicies } from "./forecast-views.server";
+import { quotesForCustomer } from "./quotes.server";
+import { remarketsForCustomer } from "./remarket.server";
+import { tasksForCustomer } from "./tasks.server";
+
+type Ctx = Pick<TenantContext, "db" | "tenantId" | "now">;
+
+export const CUSTOMERS_PAGE_SIZE = 20;
+
+export type CustomerFilters = {
+  q?: string;
+  state?: string;
+  producer?: string;
+  segment?: "all" | "active" | "remarketed";
+};
+
+const hasActivePolicy = (tenantId: string) =>
+  sql`exists (select 1 from ${policies} p where p.tenant_id = ${tenantId} and p.customer_id = "customers"."id" and p.status = 'active')`;
+
+function customerWhere(ctx: Ctx, f: CustomerFilters, year: number) {
+  const parts: (SQL | undefined)[] = [eq(customers.tenantId, ctx.tenantId)];
+  if (f.q) {
+    const q = `%${f.q.trim().toLowerCase().replace(/[\\%_]/g, "\\$&")}%`;
+    parts.push(or(sql`lower(${customers.name}) like ${q}`, sql`lower(${customers.email}) like ${q}`));
+  }
+  if (f.state) parts.push(eq(customers.state, f.state));
+  if (f.producer) parts.push(eq(customers.producer, f.producer));
+  if (f.segment === "active") parts.push(hasActivePolicy(ctx.tenantId));
+  if (f.segment === "remarketed") {
+    parts.push(sql`exists (select 1 from ${remarkets} r where r.tenant_id = ${ctx.tenantId} and r.customer_id = "customers"."id" and r.quota_year = ${year})`);
+  }
+  return and(...parts);
+}
+
+/** Customers (seed customers/all) with search by name or e-mail, filters and a page. */
+export async function listCustomers(ctx: Ctx, filters: CustomerFilters, page: number) {
+  const year = clock(ctx).getUTCFullYear();
+  const where = customerWhere(ctx, filters, year);
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.db
+      .select({
+        id: customers.id,
+        name: customers.name,
+        email: customers.email,
+        phone: customers.phone,
+        state: customers.state,
+        producer: customers.producer,
+        activePolicies: sql<number>`(select count(*) from ${policies} p where p.tenant_id = ${ctx.tenantId} and p.customer_id = "customers"."id" and p.status = 'active')`.mapWith(Number),
+        flagged: sql<number>`(select count(*) from ${renewalFlags} f where f.tenant_id = ${ctx.tenantId} and f.customer_id = "customers"."id" and f.status = 'open')`.mapWith(Number),
+      })
+      .from(customers)
+      .where(where)
+      .orderBy(asc(customers.name), asc(customers.id))
+      .limit(CUSTOMERS_PAGE_SIZE)
+      .offset((page - 1) * CUSTOMERS_PAGE_SIZE),
+    ctx.db.select({ total: count() }).from(customers).where(where),
+  ]);
+  return { rows, total };
+}
+
+/** Seed customers/counts: total, with an active policy, re-marketed this (quota) year. */
+export async function customerCounts(ctx: Ctx) {
+  const year = clock(ctx).getUTCFullYear();
+  const [[{ total }], [{ active }], [{ remarketed }]] = await Promise.all([
+    ctx.db.select({ total: count() }).from(customers).where(eq(customers.tenantId, ctx.tenantId)),
+    ctx.db
+      .select({ active: countDistinct(policies.customerId) })
+      .from(policies)
+      .where(and(eq(policies.tenantId, ctx.tenantId), eq(policies.status, "active"))),
+    ctx.db
+      .select({ remarketed: countDistinct(remarkets.customerId) })
+      .from(remarkets)
+      .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.quotaYear, year))),
+  ]);
+  return { total, active, remarketed, year };
+}
+
+/** Seed customers/recentMarketed: the latest re-markets with their customer. */
+export async function recentlyMarketed(ctx: Ctx, limit = 5) {
+  return ctx.db
+    .select({
+      remarketId: remarkets.id,
+      customerId: remarkets.customerId,
+      customerName: customers.name,
+      policyNumber: policies.policyNumber,
+      remarketedAt: remarkets.remarketedAt,
+      status: remarkets.status,
+      outcome: remarkets.outcome,
+    })
+    .from(remarkets)
+    .innerJoin(customers, eq(customers.id, remarkets.customerId))
+    .innerJoin(policies, eq(policies.id, remarkets.policyId))
+    .where(eq(remarkets.tenantId, ctx.tenantId))
+    .orderBy(desc(remarkets.remarketedAt))
+    .limit(limit);
+}
+
+/** Distinct states and producers of the tenant's customers (filter choices). */
+export async function customerFilterOptions(ctx: Ctx) {
+  const [states, producers] = await Promise.all([
+    ctx.db.selectDistinct({ v: customers.state }).from(customers).where(eq(customers.tenantId, ctx.tenantId)).orderBy(asc(customers.state)),
+    ctx.db.selectDistinct({ v: customers.producer }).from(customers).where(eq(customers.tenantId, ctx.tenantId)).orderBy(asc(customers.producer)),
+  ]);
+  return { states: states.map((s) => s.v).filter((v): v is string => !!v), producers: producers.map((p) => p.v).filter((v): v is string => !!v) };
+}
+
+/** Seed customers/{id} and {id}/audit-details: everything about one customer; another tenant's id is a 404. */
+export async function getCustomerDetail(ctx: Ctx, customerId: string) {
+  requireUuid(customerId, "Customer not found");
+  const [customer] = await ctx.db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.tenantId, ctx.tenantId), eq(customers.id, customerId)));
+  if (!customer) throw new NotFoundError("Customer not found");
+  const policyRows = await ctx.db
+    .select({
+      id: policies.id,
+      policyNumber: policies.policyNumber,
+      lineOfBusiness: policies.lineOfBusiness,
+      carrierName: policies.carrierName,
+      status: policies.status,
+      effectiveDate: policies.effectiveDate,
+      expirationDate: policies.expirationDate,
+      premium: policies.premium,
+      priorPremium: policies.priorPremium,
+      renewalPremium: policies.renewalPremium,
+      riskState: policies.riskState,
+      flagId: renewalFlags.id,
+      flagStatus: renewalFlags.status,
+      flagWhy: renewalFlags.why,
+    })
+    .from(policies)
+    .leftJoin(renewalFlags, and(eq(renewalFlags.tenantId, ctx.tenantId), eq(renewalFlags.policyId, policies.id)))
+    .where(and(eq(policies.tenantId, ctx.tenantId), eq(policies.customerId, customerId)))
+    .orderBy(desc(policies.expirationDate));
+  const policyIds = policyRows.map((p) => p.id);
+  const [forecasts, remarketRows, quoteRows, taskRows, audit] = await Promise.all([
+    forecastForPolicies(ctx, policyIds),
+    remarketsForCustomer(ctx, customerId),
+    quotesForCustomer(ctx, customerId),
+    tasksForCustomer(ctx, customerId),
+    ctx.db
+      .select({
+        id: auditEvents.id,
+        action: auditEvents.action,
+        details: auditEvents.details,
+        createdAt: auditEvents.createdAt,
+        actorName: users.name,
+        actorEmail: auditEvents.actorEmail,
+      })
+      .from(auditEvents)
+      .leftJoin(users, eq(users.id, auditEvents.actorUserId))
+      .where(
+        and(
+          eq(auditEvents.tenantId, ctx.tenantId),
+          or(
+            and(eq(auditEvents.subjectType, "customer"), eq(auditEvents.subjectId, customerId)),
+            policyIds.length ? and(eq(auditEvents.subjectType, "policy"), inArray(auditEvents.subjectId, policyIds)) : undefined,
+          ),
+        ),
+      )
+      .orderBy(desc(auditEvents.createdAt))
+      .limit(100),
+  ]);
+  return {
+    customer,
+    policies: policyRows.map((p) => ({ ...p, forecast: forecasts.get(p.id) ?? null })),
+    remarkets: remarketRows,
+    quotes: quoteRows,
+    tasks: taskRows,
+    audit,
+  };
+}

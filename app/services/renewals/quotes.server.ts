@@ -1,0 +1,248 @@
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { carriers, customers, policies, quotes, remarkets, users, type RemarketOutcome } from "~/db/schema";
+import { recordAudit } from "../platform/audit.server";
+import { clock, type TenantContext } from "../platform/context.server";
+import { NotFoundError, ServiceError } from "../platform/errors.server";
+import { requireUuid } from "../platform/ids.server";
+
+type Ctx = Pick<TenantContext, "db" | "tenantId">;
+
+export const REMARKETS_PAGE_SIZE = 20;
+
+
+
+/** Re-marketed policies with their quote counts (seed qoutes/), open ones first. */
+export async function listRemarkets(ctx: Ctx, input: { status: "open" | "closed" | "all"; page: number }) {
+  const where = and(eq(remarkets.tenantId, ctx.tenantId), input.status === "all" ? undefined : eq(remarkets.status, input.status));
+  const quoteCount = ctx.db
+    .select({ remarketId: quotes.remarketId, n: count().as("n") })
+    .from(quotes)
+    .where(eq(quotes.tenantId, ctx.tenantId))
+    .groupBy(quotes.remarketId)
+    .as("qc");
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.db
+      .select({
+        id: remarkets.id,
+        policyId: remarkets.policyId,
+        policyNumber: policies.policyNumber,
+        lineOfBusiness: policies.lineOfBusiness,
+        expirationDate: policies.expirationDate,
+        customerId: remarkets.customerId,
+        customerName: customers.name,
+        incumbent: remarkets.incumbentCarrierName,
+        baselinePremium: remarkets.baselinePremium,
+        remarketedAt: remarkets.remarketedAt,
+        status: remarkets.status,
+        outcome: remarkets.outcome,
+        premiumSaved: remarkets.premiumSaved,
+        quotes: sql<number>`coalesce(${quoteCount.n}, 0)`.mapWith(Number),
+      })
+      .from(remarkets)
+      .innerJoin(policies, eq(policies.id, remarkets.policyId))
+      .innerJoin(customers, eq(customers.id, remarkets.customerId))
+      .leftJoin(quoteCount, eq(quoteCount.remarketId, remarkets.id))
+      .where(where)
+      .orderBy(asc(remarkets.status), desc(remarkets.remarketedAt))
+      .limit(REMARKETS_PAGE_SIZE)
+      .offset((input.page - 1) * REMARKETS_PAGE_SIZE),
+    ctx.db.select({ total: count() }).from(remarkets).where(where),
+  ]);
+  return { rows, total };
+}
+
+/** One re-market with its policy, customer and quotes; another tenant's id is a 404. */
+export async function getRemarket(ctx: Ctx, remarketId: string) {
+  requireUuid(remarketId, "Re-market not found");
+  const [remarket] = await ctx.db
+    .select({
+      id: remarkets.id,
+      policyId: remarkets.policyId,
+      customerId: remarkets.customerId,
+      status: remarkets.status,
+      outcome: remarkets.outcome,
+      remarketedAt: remarkets.remarketedAt,
+      quotaYear: remarkets.quotaYear,
+      baselinePremium: remarkets.baselinePremium,
+      boundPremium: remarkets.boundPremium,
+      premiumSaved: remarkets.premiumSaved,
+      incumbent: remarkets.incumbentCarrierName,
+      selectedQuoteId: remarkets.selectedQuoteId,
+      closedAt: remarkets.closedAt,
+      byName: users.name,
+      policyNumber: policies.policyNumber,
+      lineOfBusiness: policies.lineOfBusiness,
+      riskState: policies.riskState,
+      expirationDate: policies.expirationDate,
+      premium: policies.premium,
+      customerName: customers.name,
+    })
+    .from(remarkets)
+    .innerJoin(policies, eq(policies.id, remarkets.policyId))
+    .innerJoin(customers, eq(customers.id, remarkets.customerId))
+    .leftJoin(users, eq(users.id, remarkets.userId))
+    .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.id, remarketId)));
+  if (!remarket) throw new NotFoundError("Re-market not found");
+  return { ...remarket, quotes: await quotesOf(ctx, eq(quotes.remarketId, remarketId)) };
+}
+
+const quoteColumns = {
+  id: quotes.id,
+  remarketId: quotes.remarketId,
+  policyId: quotes.policyId,
+  carrierId: quotes.carrierId,
+  carrierName: quotes.carrierName,
+  premium: quotes.premium,
+  effectiveDate: quotes.effectiveDate,
+  coverageNotes: quotes.coverageNotes,
+  selected: quotes.selected,
+  createdAt: quotes.createdAt,
+  updatedAt: quotes.updatedAt,
+};
+
+function quotesOf(ctx: Ctx, filter: ReturnType<typeof eq>) {
+  return ctx.db
+    .select(quoteColumns)
+    .from(quotes)
+    .where(and(eq(quotes.tenantId, ctx.tenantId), filter))
+    .orderBy(asc(quotes.premium), asc(quotes.createdAt));
+}
+
+/** Quotes of one policy (seed qoutes/policy); a 404 when the policy is not the tenant's. */
+export async function quotesForPolicy(ctx: Ctx, policyId: string) {
+  requireUuid(policyId, "Policy not found");
+  const [policy] = await ctx.db
+    .select({ id: policies.id })
+    .from(policies)
+    .where(and(eq(policies.tenantId, ctx.tenantId), eq(policies.id, policyId)));
+  if (!policy) throw new NotFoundError("Policy not found");
+  return quotesOf(ctx, eq(quotes.policyId, policyId));
+}
+
+/** Quotes of one customer (seed qoutes/customer). */
+export function quotesForCustomer(ctx: Ctx, customerId: string) {
+  return ctx.db
+    .select({ ...quoteColumns, policyNumber: policies.policyNumber })
+    .from(quotes)
+    .innerJoin(policies, eq(policies.id, quotes.policyId))
+    .where(and(eq(quotes.tenantId, ctx.tenantId), eq(policies.customerId, customerId)))
+    .orderBy(desc(quotes.createdAt));
+}
+
+export type QuoteInput = {
+  quoteId?: string;
+  carrierId?: string;
+  carrierName?: string;
+  premium: number;
+  effectiveDate: string;
+  coverageNotes?: string;
+};
+
+/** Record a quote for a re-marketed policy, or edit one (seed qoutes/policy/create-update). */
+export async function saveQuote(ctx: TenantContext, remarketId: string, input: QuoteInput) {
+  const remarket = await getRemarket(ctx, remarketId);
+  let carrierName = input.carrierName?.trim() ?? "";
+  if (input.carrierId) {
+    const [carrier] = await ctx.db.select({ name: carriers.name }).from(carriers).where(eq(carriers.id, input.carrierId));
+    if (!carrier) throw new ServiceError("Choose a carrier from the list.", 400, "carrierId");
+    carrierName = carrier.name;
+  }
+  if (!carrierName) throw new ServiceError("Choose a carrier.", 400, "carrierId");
+  const now = clock(ctx);
+  const values = {
+    carrierId: input.carrierId ?? null,
+    carrierName,
+    premium: input.premium,
+    effectiveDate: input.effectiveDate,
+    coverageNotes: input.coverageNotes?.trim() || null,
+    updatedAt: now,
+  };
+  return ctx.db.transaction(async (tx) => {
+    let quoteId = input.quoteId;
+    if (quoteId) {
+      const [updated] = await tx
+        .update(quotes)
+        .set(values)
+        .where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.remarketId, remarketId), eq(quotes.id, quoteId)))
+        .returning({ id: quotes.id });
+      if (!updated) throw new NotFoundError("Quote not found");
+    } else {
+      const [created] = await tx
+        .insert(quotes)
+        .values({ ...values, tenantId: ctx.tenantId, remarketId, policyId: remarket.policyId, createdBy: ctx.userId, createdAt: now })
+        .returning({ id: quotes.id });
+      quoteId = created.id;
+    }
+    await recordAudit(
+      tx,
+      {
+        tenantId: ctx.tenantId,
+        actorUserId: ctx.userId,
+        action: input.quoteId ? "quote.updated" : "quote.created",
+        subjectType: "policy",
+        subjectId: remarket.policyId,
+        details: { quoteId, carrierName, premium: input.premium, policyNumber: remarket.policyNumber },
+      },
+      now,
+    );
+    return quoteId!;
+  });
+}
+
+/**
+ * Select the winning quote (seed qoutes/id/selection): it closes the re-market — renewed with
+ * the incumbent when the carrier is the same, otherwise rewritten — and computes the premium
+ * saved against the renewal premium the re-market started from.
+ */
+export async function selectQuote(ctx: TenantContext, quoteId: string) {
+  requireUuid(quoteId, "Quote not found");
+  const [quote] = await ctx.db
+    .select({ id: quotes.id, remarketId: quotes.remarketId, carrierName: quotes.carrierName, premium: quotes.premium })
+    .from(quotes)
+    .where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.id, quoteId)));
+  if (!quote) throw new NotFoundError("Quote not found");
+  const remarket = await getRemarket(ctx, quote.remarketId);
+  const outcome: RemarketOutcome =
+    quote.carrierName.trim().toLowerCase() === remarket.incumbent.trim().toLowerCase() ? "renewed" : "rewritten";
+  const saved = remarket.baselinePremium !== null ? Math.round((remarket.baselinePremium - quote.premium) * 100) / 100 : null;
+  const now = clock(ctx);
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(quotes).set({ selected: false }).where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.remarketId, remarket.id)));
+    await tx.update(quotes).set({ selected: true, updatedAt: now }).where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.id, quote.id)));
+    await tx
+      .update(remarkets)
+      .set({ status: "closed", outcome, selectedQuoteId: quote.id, boundPremium: quote.premium, premiumSaved: saved, closedAt: now, closedBy: ctx.userId })
+      .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.id, remarket.id)));
+    await recordAudit(
+      tx,
+      {
+        tenantId: ctx.tenantId,
+        actorUserId: ctx.userId,
+        action: "quote.selected",
+        subjectType: "policy",
+        subjectId: remarket.policyId,
+        details: { quoteId, remarketId: remarket.id, outcome, carrierName: quote.carrierName, premium: quote.premium, premiumSaved: saved },
+      },
+      now,
+    );
+  });
+  return { remarketId: remarket.id, outcome, premiumSaved: saved };
+}
+
+/** Close a re-market as lost: the customer left, no quote was bound. */
+export async function markLost(ctx: TenantContext, remarketId: string) {
+  const remarket = await getRemarket(ctx, remarketId);
+  const now = clock(ctx);
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(quotes).set({ selected: false }).where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.remarketId, remarket.id)));
+    await tx
+      .update(remarkets)
+      .set({ status: "closed", outcome: "lost", selectedQuoteId: null, boundPremium: null, premiumSaved: null, closedAt: now, closedBy: ctx.userId })
+      .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.id, remarket.id)));
+    await recordAudit(
+      tx,
+      { tenantId: ctx.tenantId, actorUserId: ctx.userId, action: "remarket.lost", subjectType: "policy", subjectId: remarket.policyId, details: { remarketId } },
+      now,
+    );
+  });
+}

@@ -74,17 +74,33 @@ const EnvSchema = z.object({
   STRIPE_PRICE_GROWTH: z.string().optional(),
   STRIPE_PRICE_AGENCY: z.string().optional(),
   // HTTP server (server/index.js, app/utils/http-limits.server.ts): body caps and time-outs.
-  REQUEST_BODY_MAX_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  REQUEST_BODY_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   UPLOAD_MIN_BYTES_PER_SECOND: z.coerce.number().int().positive().default(50_000),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(65_000),
   // Files: the largest upload (100 MB), how long a public link lives, processing limits.
-  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(100 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024 * 1024),
   PUBLIC_LINK_TTL_MINUTES: z.coerce.number().positive().default(15),
   EDA_MAX_COLUMNS: z.coerce.number().int().positive().default(2_000),
-  EDA_MAX_ROW_BYTES: z.coerce.number().int().positive().default(8 * 1024 * 1024),
-  XLSX_MAX_UNCOMPRESSED_BYTES: z.coerce.number().int().positive().default(512 * 1024 * 1024),
+  EDA_MAX_ROW_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 * 1024),
+  XLSX_MAX_UNCOMPRESSED_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(512 * 1024 * 1024),
   // Jobs: a lease a crashed worker's job is reclaimed after; renewed while the job runs.
   JOB_LEASE_MS: z.coerce.number().int().positive().default(60_000),
   JOB_CONCURRENCY: z.coerce.number().int().positive().default(2),
@@ -134,19 +150,14 @@ export function getEnv(): Env {
   // The outbox holds every tenant's sign-up and reset codes: it exists only while APP_URL names
   // this machine, whatever DEV_OUTBOX says (decision record 003); requests are checked too.
   const outboxWanted =
-    env.DEV_OUTBOX === undefined || env.DEV_OUTBOX === ""
-      ? !env.SMTP_URL
-      : env.DEV_OUTBOX === "true" || env.DEV_OUTBOX === "1";
+    env.DEV_OUTBOX === undefined || env.DEV_OUTBOX === "" ? !env.SMTP_URL : env.DEV_OUTBOX === "true" || env.DEV_OUTBOX === "1";
   const devOutbox = outboxWanted && isLoopbackHost(new URL(appUrl).hostname);
   cached = {
     ...env,
     DATA_DIR: dataDir,
     appUrl,
     sessionSecret: env.SESSION_SECRET ?? persistedSecret(dataDir, "session-secret", 48),
-    encryptionKey: Buffer.from(
-      env.ENCRYPTION_KEY ?? persistedSecret(dataDir, "encryption-key", 32),
-      "hex",
-    ),
+    encryptionKey: Buffer.from(env.ENCRYPTION_KEY ?? persistedSecret(dataDir, "encryption-key", 32), "hex"),
     pgliteDir: env.PGLITE_DIR ?? path.join(dataDir, "db"),
     devOutbox,
     staffEmails: env.STAFF_EMAILS.split(",")

@@ -39,4 +39,5 @@ profile.samples.forEach((id, i) => {
 });
 const rows = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, top);
 console.info(`total sampled: ${(total / 1000).toFixed(0)} ms`);
-for (const [key, us] of rows) console.info(`${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${key}`);
+for (const [key, us] of rows)
+  console.info(`${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${key}`);

@@ -38,7 +38,10 @@ const parseTimes = [];
 const profileTimes = [];
 const parseCpu = [];
 const profileCpu = [];
-const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 let records = 0;
 /** @type {any} */
 let result;
@@ -49,8 +52,22 @@ for (let round = 0; round < 2; round++) {
   records = 0;
   await pipeline(
     createReadStream(csvPath),
-    parse({ delimiter: ",", relax_quotes: false, relax_column_count: true, skip_empty_lines: true, max_record_size: 8 * 1024 * 1024, encoding: "utf8" }),
-    new Writable({ objectMode: true, highWaterMark: 64, write(_r, _e, done) { records++; done(); } }),
+    parse({
+      delimiter: ",",
+      relax_quotes: false,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      max_record_size: 8 * 1024 * 1024,
+      encoding: "utf8",
+    }),
+    new Writable({
+      objectMode: true,
+      highWaterMark: 64,
+      write(_r, _e, done) {
+        records++;
+        done();
+      },
+    }),
   );
   parseTimes.push(performance.now() - t);
   parseCpu.push(cpu() - c);
@@ -59,8 +76,13 @@ for (let round = 0; round < 2; round++) {
   t = performance.now();
   c = cpu();
   result = await profileCsv(async () => createReadStream(csvPath), {
-    name: "bench.csv", delimiter: "auto", headerRow: 1, dateOrder: "auto", encoding: "auto",
-    maxColumns: 2000, maxRowBytes: 8 * 1024 * 1024,
+    name: "bench.csv",
+    delimiter: "auto",
+    headerRow: 1,
+    dateOrder: "auto",
+    encoding: "auto",
+    maxColumns: 2000,
+    maxRowBytes: 8 * 1024 * 1024,
   });
   profileTimes.push(performance.now() - t);
   profileCpu.push(cpu() - c);
@@ -71,12 +93,18 @@ clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage.rss());
 
 const sheet = result.sheet;
-console.log(`csv-parse only: ${(parseMs / 1000).toFixed(2)} s best of ${parseTimes.map((t) => (t / 1000).toFixed(2)).join(", ")} (${(records - 1).toLocaleString("en-US")} rows)`);
-console.log(`profile:        ${(profileMs / 1000).toFixed(2)} s best of ${profileTimes.map((t) => (t / 1000).toFixed(2)).join(", ")} (${sheet.rows.toLocaleString("en-US")} rows, ${sheet.columns} columns, ${sheet.duplicateRows} duplicate rows)`);
+console.log(
+  `csv-parse only: ${(parseMs / 1000).toFixed(2)} s best of ${parseTimes.map((t) => (t / 1000).toFixed(2)).join(", ")} (${(records - 1).toLocaleString("en-US")} rows)`,
+);
+console.log(
+  `profile:        ${(profileMs / 1000).toFixed(2)} s best of ${profileTimes.map((t) => (t / 1000).toFixed(2)).join(", ")} (${sheet.rows.toLocaleString("en-US")} rows, ${sheet.columns} columns, ${sheet.duplicateRows} duplicate rows)`,
+);
 console.log(`ratio:          ${(profileMs / parseMs).toFixed(2)}× wall clock (target ≤ 2.0×)`);
 // CPU time (this process's user + system) is what the work costs; wall clock also counts
 // waiting for the other processes on a shared machine.
-console.log(`CPU time:       parse ${(Math.min(...parseCpu) / 1000).toFixed(2)} s, profile ${(Math.min(...profileCpu) / 1000).toFixed(2)} s → ratio ${(Math.min(...profileCpu) / Math.min(...parseCpu)).toFixed(2)}×`);
+console.log(
+  `CPU time:       parse ${(Math.min(...parseCpu) / 1000).toFixed(2)} s, profile ${(Math.min(...profileCpu) / 1000).toFixed(2)} s → ratio ${(Math.min(...profileCpu) / Math.min(...parseCpu)).toFixed(2)}×`,
+);
 console.log(`peak RSS:       ${(peakRss / 1024 / 1024).toFixed(0)} MB (target ≤ 200 MB)`);
 console.log(`types:          ${sheet.profiles.map((/** @type {any} */ p) => `${p.name}=${p.type}`).join(" ")}`);
 
@@ -87,7 +115,7 @@ async function generate(file, rows) {
   const lines = ["PAUTO", "HOME", "DFIRE", "UMBRP", "BOP", "CGL", "WC", "CAUTO"];
   const carriers = ["Progressive", "Travelers", "Safeco", "Hartford", "Nationwide", "Allstate"];
   let seed = 42;
-  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
   out.write("policy_id,customer,email,phone,state,line,carrier,effective_date,premium,prior_premium,active,notes\n");
   let buffer = "";
   for (let i = 1; i <= rows; i++) {

@@ -38,7 +38,12 @@ const ROUNDS = Number(arg("rounds", "2"));
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://remarket:remarket@localhost:5432/remarket_conn";
 /** @type {NodeJS.ProcessEnv} */
-const ENV = { NODE_ENV: "production", DATA_DIR, ENCRYPTION_KEY: "1".repeat(64), SESSION_SECRET: "bench-session-secret-0123456789-0123456789" };
+const ENV = {
+  NODE_ENV: "production",
+  DATA_DIR,
+  ENCRYPTION_KEY: "1".repeat(64),
+  SESSION_SECRET: "bench-session-secret-0123456789-0123456789",
+};
 
 /** @returns {Promise<any>} the app modules the benchmark uses */
 async function app() {
@@ -69,7 +74,11 @@ async function child() {
     const inspector = await import("node:inspector/promises");
     session = new inspector.Session();
     session.connect();
-    await session.post("HeapProfiler.startSampling", { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !process.env.BENCH_PROMOTED });
+    await session.post("HeapProfiler.startSampling", {
+      samplingInterval: 32768,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: !process.env.BENCH_PROMOTED,
+    });
   }
   const db = await m.getDb();
   const tenant = await m.createTenant(db, { name: `Bench ${randomUUID().slice(0, 6)}` });
@@ -82,7 +91,10 @@ async function child() {
   const runId = await m.startImport(ctx, connection.id);
   const setupPeakRssMb = process.resourceUsage().maxRSS / 1024;
   if (process.env.BENCH_TRACE === "gc") globalThis.gc?.();
-  if (process.env.BENCH_TRACE) console.error(`setup done: rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB, max ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+  if (process.env.BENCH_TRACE)
+    console.error(
+      `setup done: rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB, max ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+    );
   const started = process.hrtime.bigint();
   let batches = 0;
   const mb = (/** @type {number} */ n) => (n / 1e6).toFixed(0);
@@ -91,8 +103,12 @@ async function child() {
         if (++batches % 10 === 0) {
           if (process.env.BENCH_TRACE === "gc") globalThis.gc?.();
           const u = process.memoryUsage();
-          const spaces = (await import("node:v8")).getHeapSpaceStatistics().map((x) => `${x.space_name.replace("_space", "")} ${mb(x.space_used_size)}/${mb(x.space_size)}`);
-          console.error(`batch ${batches}: rss ${mb(u.rss)} heap ${mb(u.heapUsed)}/${mb(u.heapTotal)} external ${mb(u.external)} | ${spaces.join(", ")}`);
+          const spaces = (await import("node:v8"))
+            .getHeapSpaceStatistics()
+            .map((x) => `${x.space_name.replace("_space", "")} ${mb(x.space_used_size)}/${mb(x.space_size)}`);
+          console.error(
+            `batch ${batches}: rss ${mb(u.rss)} heap ${mb(u.heapUsed)}/${mb(u.heapTotal)} external ${mb(u.external)} | ${spaces.join(", ")}`,
+          );
         }
       }
     : undefined;
@@ -104,7 +120,9 @@ async function child() {
   }
   const counts = await m.importedCounts(db, tenant.id, connection.id);
   const rss = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(`${JSON.stringify({ seconds, counts, peakRssMb: rss, setupPeakRssMb, driver: await m.getDriver(), tenantId: tenant.id })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ seconds, counts, peakRssMb: rss, setupPeakRssMb, driver: await m.getDriver(), tenantId: tenant.id })}\n`,
+  );
   await m.closeDb();
 }
 
@@ -131,7 +149,10 @@ async function copyLoad(/** @type {any} */ m, /** @type {{ key: string }} */ fil
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   const carriers = new Map((await client.query("select id, lower(name) as key from carriers")).rows.map((r) => [r.key, r.id]));
-  const esc = (/** @type {unknown} */ v) => (v === null || v === undefined ? "\\N" : String(v).replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r"));
+  const esc = (/** @type {unknown} */ v) =>
+    v === null || v === undefined
+      ? "\\N"
+      : String(v).replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
   /** @type {Map<string, string[]>} */
   const customers = new Map();
   /** @type {string[]} */
@@ -146,24 +167,75 @@ async function copyLoad(/** @type {any} */ m, /** @type {{ key: string }} */ fil
       const c = t.customer;
       if (!ids.has(c.sourceKey)) ids.set(c.sourceKey, randomUUID());
       const cid = ids.get(c.sourceKey);
-      customers.set(c.sourceKey, [cid, tenant.id, c.sourceKey, c.customerType, c.firstName, c.lastName, c.businessName, c.name, c.email, c.phone, c.address1, c.address2, c.city, c.state, c.zip, c.producer, c.csr].map(esc));
+      customers.set(
+        c.sourceKey,
+        [
+          cid,
+          tenant.id,
+          c.sourceKey,
+          c.customerType,
+          c.firstName,
+          c.lastName,
+          c.businessName,
+          c.name,
+          c.email,
+          c.phone,
+          c.address1,
+          c.address2,
+          c.city,
+          c.state,
+          c.zip,
+          c.producer,
+          c.csr,
+        ].map(esc),
+      );
       const p = t.policy;
       policies.push(
-        [randomUUID(), tenant.id, cid, p.sourceKey, p.policyNumber, p.lineOfBusiness, p.lineOfBusinessRaw, carriers.get(p.carrierName.toLowerCase()) ?? null, p.carrierName, p.status, p.inceptionDate, p.effectiveDate, p.expirationDate, p.termMonths, p.premium, p.priorPremium, p.renewalPremium, p.riskState, p.producer, p.csr, p.claims3y, p.lastModifiedAt]
+        [
+          randomUUID(),
+          tenant.id,
+          cid,
+          p.sourceKey,
+          p.policyNumber,
+          p.lineOfBusiness,
+          p.lineOfBusinessRaw,
+          carriers.get(p.carrierName.toLowerCase()) ?? null,
+          p.carrierName,
+          p.status,
+          p.inceptionDate,
+          p.effectiveDate,
+          p.expirationDate,
+          p.termMonths,
+          p.premium,
+          p.priorPremium,
+          p.renewalPremium,
+          p.riskState,
+          p.producer,
+          p.csr,
+          p.claims3y,
+          p.lastModifiedAt,
+        ]
           .map(esc)
           .join("\t"),
       );
     }
   }
   const customerLines = [...customers.values()].map((c) => c.join("\t"));
-  const lines = (/** @type {string[]} */ list) => Readable.from((function* () {
-    for (let i = 0; i < list.length; i += 1000) yield list.slice(i, i + 1000).join("\n") + "\n";
-  })());
+  const lines = (/** @type {string[]} */ list) =>
+    Readable.from(
+      (function* () {
+        for (let i = 0; i < list.length; i += 1000) yield list.slice(i, i + 1000).join("\n") + "\n";
+      })(),
+    );
   const started = process.hrtime.bigint();
   await client.query("begin");
   await pipeline(
     lines(customerLines),
-    client.query(copyFrom("copy customers (id, tenant_id, source_key, customer_type, first_name, last_name, business_name, name, email, phone, address1, address2, city, state, zip, producer, csr) from stdin")),
+    client.query(
+      copyFrom(
+        "copy customers (id, tenant_id, source_key, customer_type, first_name, last_name, business_name, name, email, phone, address1, address2, city, state, zip, producer, csr) from stdin",
+      ),
+    ),
   );
   await pipeline(
     lines(policies),
@@ -200,7 +272,9 @@ async function main() {
   for (let round = 1; round <= ROUNDS; round++) {
     console.log(`Round ${round}/${ROUNDS}: ETL → PostgreSQL (child process)…`);
     etls.push(runChild({ ...ENV, DATABASE_URL }, fileArgs));
-    console.log(`  ${etls.at(-1).seconds.toFixed(2)} s, peak RSS ${etls.at(-1).peakRssMb.toFixed(0)} MB (${etls.at(-1).setupPeakRssMb.toFixed(0)} MB by the end of the setup: connection, mapping, scan)`);
+    console.log(
+      `  ${etls.at(-1).seconds.toFixed(2)} s, peak RSS ${etls.at(-1).peakRssMb.toFixed(0)} MB (${etls.at(-1).setupPeakRssMb.toFixed(0)} MB by the end of the setup: connection, mapping, scan)`,
+    );
     console.log(`Round ${round}/${ROUNDS}: COPY → PostgreSQL…`);
     copies.push(await copyLoad(m, file));
     console.log(`  ${copies.at(-1).seconds.toFixed(2)} s`);
@@ -217,7 +291,11 @@ async function main() {
     /** @type {NodeJS.ProcessEnv} */
     const env = { ...process.env, ...ENV, PGLITE_DIR: dir };
     delete env.DATABASE_URL;
-    const result = spawnSync(process.execPath, [...NODE_ARGS, fileURLToPath(import.meta.url), "--child", ...fileArgs], { env, encoding: "utf8", maxBuffer: 10 * 1024 * 1024 });
+    const result = spawnSync(process.execPath, [...NODE_ARGS, fileURLToPath(import.meta.url), "--child", ...fileArgs], {
+      env,
+      encoding: "utf8",
+      maxBuffer: 10 * 1024 * 1024,
+    });
     if (result.status !== 0) throw new Error(`PGlite child failed:\n${result.stderr}`);
     pglite = JSON.parse(result.stdout.trim().split("\n").pop() ?? "{}");
     rmSync(dir, { recursive: true, force: true });
@@ -228,14 +306,29 @@ async function main() {
   const ratio = etlRate / copyRate;
   const pg = execFileSync("psql", [DATABASE_URL, "-Atc", "show server_version"], { encoding: "utf8" }).trim();
   console.log("");
-  console.log(`Import benchmark: ${POLICIES.toLocaleString("en-US")} policy rows, PostgreSQL ${pg}, Node ${process.version}${NODE_ARGS.length ? ` ${NODE_ARGS.join(" ")}` : ""}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-  console.log(`  (best of ${ROUNDS} runs each: ETL ${etls.map((e) => e.seconds.toFixed(1)).join(" / ")} s, COPY ${copies.map((c) => c.seconds.toFixed(1)).join(" / ")} s)`);
-  console.log(`  ETL  → PostgreSQL: ${etl.seconds.toFixed(2)} s, ${Math.round(etlRate).toLocaleString("en-US")} rows/s (${etl.counts.customers} customers, ${etl.counts.policies} policies)`);
-  console.log(`  COPY → PostgreSQL: ${copy.seconds.toFixed(2)} s, ${Math.round(copyRate).toLocaleString("en-US")} rows/s (${copy.customers} customers, ${copy.policies} policies)`);
+  console.log(
+    `Import benchmark: ${POLICIES.toLocaleString("en-US")} policy rows, PostgreSQL ${pg}, Node ${process.version}${NODE_ARGS.length ? ` ${NODE_ARGS.join(" ")}` : ""}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
+  console.log(
+    `  (best of ${ROUNDS} runs each: ETL ${etls.map((e) => e.seconds.toFixed(1)).join(" / ")} s, COPY ${copies.map((c) => c.seconds.toFixed(1)).join(" / ")} s)`,
+  );
+  console.log(
+    `  ETL  → PostgreSQL: ${etl.seconds.toFixed(2)} s, ${Math.round(etlRate).toLocaleString("en-US")} rows/s (${etl.counts.customers} customers, ${etl.counts.policies} policies)`,
+  );
+  console.log(
+    `  COPY → PostgreSQL: ${copy.seconds.toFixed(2)} s, ${Math.round(copyRate).toLocaleString("en-US")} rows/s (${copy.customers} customers, ${copy.policies} policies)`,
+  );
   console.log(`  ratio ETL / COPY : ${ratio.toFixed(2)} (target ≥ 0.25) ${ratio >= 0.25 ? "OK" : "BELOW TARGET"}`);
-  console.log(`  ETL peak RSS     : ${peakRss.toFixed(0)} MB, highest of ${ROUNDS} runs (${etls.map((e) => e.peakRssMb.toFixed(0)).join(" / ")} MB; the child process whole, setup included) (target ≤ 200 MB) ${peakRss <= 200 ? "OK" : "ABOVE TARGET"}`);
+  console.log(
+    `  ETL peak RSS     : ${peakRss.toFixed(0)} MB, highest of ${ROUNDS} runs (${etls.map((e) => e.peakRssMb.toFixed(0)).join(" / ")} MB; the child process whole, setup included) (target ≤ 200 MB) ${peakRss <= 200 ? "OK" : "ABOVE TARGET"}`,
+  );
   if (pglite) {
-    console.log(`  ETL  → PGlite    : ${pglite.seconds.toFixed(2)} s, ${Math.round(POLICIES / pglite.seconds).toLocaleString("en-US")} rows/s, peak RSS ${pglite.peakRssMb.toFixed(0)} MB`);
+    console.log(
+      `  ETL  → PGlite    : ${pglite.seconds.toFixed(2)} s, ${Math.round(POLICIES / pglite.seconds).toLocaleString("en-US")} rows/s, peak RSS ${pglite.peakRssMb.toFixed(0)} MB`,
+    );
   }
   // Leave the benchmark tenants out of the developer's database.
   const { default: pgmod } = await import("pg");

@@ -46,7 +46,7 @@ async function loadBuild(/** @type {string} */ buildDir, /** @type {number} */ i
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ email: "inproc@example.test", password: "bench-password-1", agencyName: "Bench Agency" }),
   });
-  const cookie = `__session=${(/** @type {{ sessionCookie: string }} */ (await fixture.json())).sessionCookie}`;
+  const cookie = `__session=${/** @type {{ sessionCookie: string }} */ (await fixture.json()).sessionCookie}`;
   /** @type {Target[]} */
   const targets = [
     { name: "hello world", path: "/bench/hello", headers: {} },
@@ -99,7 +99,9 @@ async function main() {
     console.info(`${"route".padEnd(24)}  ${"min".padStart(6)}  ${"p25".padStart(6)}  ${"median".padStart(6)}`);
     for (const [ti, t] of b.targets.entries()) {
       const v = samples[bi][ti];
-      console.info(`${t.name.padEnd(24)}  ${quartile(v, 0).toFixed(3).padStart(6)}  ${quartile(v, 0.25).toFixed(3).padStart(6)}  ${quartile(v, 0.5).toFixed(3).padStart(6)}`);
+      console.info(
+        `${t.name.padEnd(24)}  ${quartile(v, 0).toFixed(3).padStart(6)}  ${quartile(v, 0.25).toFixed(3).padStart(6)}  ${quartile(v, 0.5).toFixed(3).padStart(6)}`,
+      );
     }
     const ratio = quartile(samples[bi][0], 0.25) / quartile(samples[bi][2], 0.25);
     console.info(`\nratio hello world / dashboard (CPU, p25): ${ratio.toFixed(2)}  (the HTTP server adds about the same to both)`);
@@ -110,7 +112,13 @@ async function main() {
     console.info(`\nagainst ${builds[0].label}, median of the per-round ratios (below 1: cheaper):`);
     for (const [bi, b] of builds.entries()) {
       if (bi === 0) continue;
-      const cells = b.targets.map((t, ti) => `${t.name} ${quartile(samples[bi][ti].map((v, r) => v / samples[0][ti][r]), 0.5).toFixed(3)}`);
+      const cells = b.targets.map(
+        (t, ti) =>
+          `${t.name} ${quartile(
+            samples[bi][ti].map((v, r) => v / samples[0][ti][r]),
+            0.5,
+          ).toFixed(3)}`,
+      );
       console.info(`  ${b.label}: ${cells.join("; ")}`);
     }
   }

@@ -44,7 +44,11 @@ async function main() {
   const buildDir = given ? path.resolve(ROOT, given) : path.join(OUT, "build");
   if (!flag("--no-build") && !given) {
     console.info("building (npx remix build)…");
-    const built = spawnSync("npx", ["remix", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, BUILD_DIR: buildDir, BUILD_TEST_ROUTES: "true" } });
+    const built = spawnSync("npx", ["remix", "build"], {
+      cwd: ROOT,
+      stdio: "inherit",
+      env: { ...process.env, BUILD_DIR: buildDir, BUILD_TEST_ROUTES: "true" },
+    });
     if (built.status !== 0) throw new Error("remix build failed");
   }
   // Only a build made with BUILD_TEST_ROUTES has the hello-world baseline and the fixtures route.
@@ -72,7 +76,10 @@ async function main() {
   delete env.DATABASE_URL;
   delete env.PGLITE_DIR;
 
-  const nodeArgs = [...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean), ...(flag("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "prof")}`] : [])];
+  const nodeArgs = [
+    ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean),
+    ...(flag("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "prof")}`] : []),
+  ];
   const server = spawn(process.execPath, [...nodeArgs, "server/index.js"], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
   const exited = new Promise((resolve) => server.once("exit", resolve));
   try {
@@ -100,7 +107,9 @@ async function main() {
     }
     for (const measured of rounds) rows.push(median(measured));
     if (ROUNDS > 1) {
-      console.info(`\nreq/s per round: ${rounds.map((m, i) => `${targets[i].path} ${m.map((r) => r.rps.toFixed(0)).join(" / ")}`).join("; ")}`);
+      console.info(
+        `\nreq/s per round: ${rounds.map((m, i) => `${targets[i].path} ${m.map((r) => r.rps.toFixed(0)).join(" / ")}`).join("; ")}`,
+      );
       console.info(`dashboard p99 per round: ${rounds[targets.findIndex((t) => t.path === "/")]?.map((r) => r.p99).join(" / ") ?? "-"} ms`);
     }
     report(rows);
@@ -170,7 +179,9 @@ async function check(/** @type {string} */ base, /** @type {Target} */ target) {
 function report(rows) {
   const header = ["route", "path", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "CPU ms/req", "non-2xx", "errors"];
   const lines = rows.map((r) =>
-    [r.name, r.path, r.rps.toFixed(0), r.p50, r.p90, r.p99, r.max, r.cpuMs === null ? "-" : r.cpuMs.toFixed(2), r.non2xx, r.errors].map(String),
+    [r.name, r.path, r.rps.toFixed(0), r.p50, r.p90, r.p99, r.max, r.cpuMs === null ? "-" : r.cpuMs.toFixed(2), r.non2xx, r.errors].map(
+      String,
+    ),
   );
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (/** @type {string[]} */ cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
@@ -188,7 +199,11 @@ function report(rows) {
   if (hello.cpuMs && dashboard.cpuMs) {
     console.info(`ratio by server CPU per request (hello / dashboard): ${(hello.cpuMs / dashboard.cpuMs).toFixed(2)}`);
   }
-  console.info(`load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} CPUs`);
+  console.info(
+    `load average while measuring: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} on ${cpus().length} CPUs`,
+  );
   const failures = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
   if (failures.length > 0) console.warn(`warning: non-2xx answers or errors on ${failures.map((f) => f.path).join(", ")}`);
 }

@@ -16,7 +16,10 @@ const buildDir = path.join(OUT, "build");
 const dataDir = path.join(OUT, "upload-data");
 
 console.log("building…");
-execFileSync("npx", ["remix", "build"], { env: { ...process.env, BUILD_DIR: buildDir, BUILD_TEST_ROUTES: "true", NODE_ENV: "production" }, stdio: "ignore" });
+execFileSync("npx", ["remix", "build"], {
+  env: { ...process.env, BUILD_DIR: buildDir, BUILD_TEST_ROUTES: "true", NODE_ENV: "production" },
+  stdio: "ignore",
+});
 rmSync(dataDir, { recursive: true, force: true });
 const server = spawn(process.execPath, ["server/index.js"], {
   env: {
@@ -69,7 +72,9 @@ try {
   peak = Math.max(peak, after.rss);
   console.log(`upload:          ${MB} MB in ${seconds.toFixed(2)} s → ${(MB / seconds).toFixed(1)} MB/s (HTTP ${result.status})`);
   console.log(`server RSS:      ${(before.rss / 1048576).toFixed(0)} MB before, peak ${(peak / 1048576).toFixed(0)} MB while receiving`);
-  console.log(`peak RSS growth: ${((peak - before.rss) / 1048576).toFixed(1)} MB (target ≤ 64 MB); VmHWM growth ${((after.hwm - before.hwm) / 1048576).toFixed(1)} MB`);
+  console.log(
+    `peak RSS growth: ${((peak - before.rss) / 1048576).toFixed(1)} MB (target ≤ 64 MB); VmHWM growth ${((after.hwm - before.hwm) / 1048576).toFixed(1)} MB`,
+  );
 } finally {
   server.kill("SIGTERM");
   await once(server, "exit");

@@ -27,18 +27,64 @@ const REQUESTS = option("--requests", 200);
 const NOISE_TENANTS = 10;
 const NOISE_POLICIES = option("--noise", 20_000);
 const PORT = option("--port", 3145);
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://remarket:remarket@localhost:5432/remarket_renew";
+const DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://remarket:remarket@localhost:5432/remarket_renew";
 const BASE = `http://localhost:${PORT}`;
 const MAIN_NAME = "Bench Agency (1M)";
 const TARGET_P95_MS = 50;
 
 const LINES = ["PAUTO", "HOME", "DFIRE", "UMBRP", "BOP", "CGL", "WC", "CAUTO"];
 const LINE_WEIGHTS = [0.34, 0.26, 0.05, 0.07, 0.1, 0.07, 0.06, 0.05];
-const CARRIERS = ["Travelers", "Progressive", "Safeco", "Nationwide", "The Hartford", "Chubb", "Auto-Owners Insurance", "Cincinnati Insurance", "Kemper", "Liberty Mutual", "Erie Insurance", "Foremost"];
+const CARRIERS = [
+  "Travelers",
+  "Progressive",
+  "Safeco",
+  "Nationwide",
+  "The Hartford",
+  "Chubb",
+  "Auto-Owners Insurance",
+  "Cincinnati Insurance",
+  "Kemper",
+  "Liberty Mutual",
+  "Erie Insurance",
+  "Foremost",
+];
 const STATES = ["TX", "OK", "LA", "AR", "NM", "FL", "GA", "AL", "MS", "TN"];
 const PRODUCERS = ["Maria Lopez", "James Carter", "Dana Whitfield", "Priya Shah", "Tom Becker", "Ana Ruiz", "Sam Okafor", "Lee Chen"];
-const FIRST = ["Olivia", "Liam", "Emma", "Noah", "Ava", "Elijah", "Sophia", "James", "Isabella", "Lucas", "Mia", "Mason", "Amelia", "Ethan", "Harper", "Logan"];
-const LAST = ["Nguyen", "Garcia", "Johnson", "Patel", "Martinez", "Thompson", "Robinson", "Walker", "Hernandez", "Young", "King", "Wright", "Lopez", "Hill"];
+const FIRST = [
+  "Olivia",
+  "Liam",
+  "Emma",
+  "Noah",
+  "Ava",
+  "Elijah",
+  "Sophia",
+  "James",
+  "Isabella",
+  "Lucas",
+  "Mia",
+  "Mason",
+  "Amelia",
+  "Ethan",
+  "Harper",
+  "Logan",
+];
+const LAST = [
+  "Nguyen",
+  "Garcia",
+  "Johnson",
+  "Patel",
+  "Martinez",
+  "Thompson",
+  "Robinson",
+  "Walker",
+  "Hernandez",
+  "Young",
+  "King",
+  "Wright",
+  "Lopez",
+  "Hill",
+];
 
 /** Deterministic PRNG (mulberry32), so every run generates the same book. */
 function seeded(/** @type {number} */ seed) {
@@ -57,7 +103,8 @@ const addDays = (/** @type {Date} */ d, /** @type {number} */ n) => new Date(d.g
 
 async function main() {
   // A benchmark build (with /bench/hello and the fixtures route), as bench/ssr.js makes it.
-  if (!existsSync(path.join(BUILD_DIR, "index.js"))) throw new Error("no benchmark build: run `BUILD_TEST_ROUTES=true BUILD_DIR=bench/out/build npx remix build` first");
+  if (!existsSync(path.join(BUILD_DIR, "index.js")))
+    throw new Error("no benchmark build: run `BUILD_TEST_ROUTES=true BUILD_DIR=bench/out/build npx remix build` first");
   mkdirSync(path.join(ROOT, "bench/out"), { recursive: true });
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
   console.info(`database ${DATABASE_URL.replace(/:[^:@/]*@/, ":***@")}`);
@@ -78,7 +125,9 @@ async function main() {
       await generateBook(pool, main.tenantId, POLICIES, 1);
       for (const [i, n] of noise.entries()) await generateBook(pool, n.tenantId, NOISE_POLICIES, 100 + i);
       await pool.query("analyze customers; analyze policies");
-      console.info(`generated ${fmt(POLICIES)} + ${NOISE_TENANTS} × ${fmt(NOISE_POLICIES)} policies in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      console.info(
+        `generated ${fmt(POLICIES)} + ${NOISE_TENANTS} × ${fmt(NOISE_POLICIES)} policies in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
 
       for (const n of noise) await recompute(pool, n, false);
       await timedRecompute(pool, main);
@@ -89,12 +138,19 @@ async function main() {
     const scenarios = [
       { name: "open, no filter", query: "status=open" },
       { name: "open + carrier + line", query: `status=open&carrier=${encodeURIComponent(carrier)}&line=PAUTO` },
-      { name: "open + carrier + line + state + producer", query: `status=open&carrier=${encodeURIComponent(carrier)}&line=HOME&state=TX&producer=${encodeURIComponent(PRODUCERS[0])}` },
+      {
+        name: "open + carrier + line + state + producer",
+        query: `status=open&carrier=${encodeURIComponent(carrier)}&line=HOME&state=TX&producer=${encodeURIComponent(PRODUCERS[0])}`,
+      },
       { name: "open + search customer", query: "status=open&q=garcia" },
     ];
     console.info(`\nworklist first page through the real route, ${REQUESTS} sequential requests each (after 20 warm-up);`);
-    console.info(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(" / ")} (other processes share the cores: wall times include waiting for a core;`);
-    console.info("\"cpu ms\" is the app server's own CPU time per request, which is what a request costs on an idle core)");
+    console.info(
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" / ")} (other processes share the cores: wall times include waiting for a core;`,
+    );
+    console.info('"cpu ms" is the app server\'s own CPU time per request, which is what a request costs on an idle core)');
     console.info("scenario                                   | kind     | p50 ms | p95 ms | max ms | cpu ms | rows");
     /** @type {number[]} */
     const headline = [];
@@ -105,7 +161,9 @@ async function main() {
         const t = await timeRequests(url, main.cookie, REQUESTS);
         const cpu = (serverCpuMs(server.pid) - cpu0) / (REQUESTS + 20);
         if (s.name === "open + carrier + line") headline.push(t.p50, t.p95);
-        console.info(`${s.name.padEnd(42)} | ${kind.padEnd(8)} | ${t.p50.toFixed(1).padStart(6)} | ${t.p95.toFixed(1).padStart(6)} | ${t.max.toFixed(1).padStart(6)} | ${cpu.toFixed(1).padStart(6)} | ${kind === "document" ? t.rows : ""}`);
+        console.info(
+          `${s.name.padEnd(42)} | ${kind.padEnd(8)} | ${t.p50.toFixed(1).padStart(6)} | ${t.p95.toFixed(1).padStart(6)} | ${t.max.toFixed(1).padStart(6)} | ${cpu.toFixed(1).padStart(6)} | ${kind === "document" ? t.rows : ""}`,
+        );
       }
     }
     // The same server's cheapest pages, for scale: what every document costs before the worklist's own work.
@@ -116,10 +174,16 @@ async function main() {
       const cpu0 = serverCpuMs(server.pid);
       const t = await timeRequests(url, main.cookie, REQUESTS);
       const cpu = (serverCpuMs(server.pid) - cpu0) / (REQUESTS + 20);
-      console.info(`${name.padEnd(42)} | document | ${t.p50.toFixed(1).padStart(6)} | ${t.p95.toFixed(1).padStart(6)} | ${t.max.toFixed(1).padStart(6)} | ${cpu.toFixed(1).padStart(6)} |`);
+      console.info(
+        `${name.padEnd(42)} | document | ${t.p50.toFixed(1).padStart(6)} | ${t.p95.toFixed(1).padStart(6)} | ${t.max.toFixed(1).padStart(6)} | ${cpu.toFixed(1).padStart(6)} |`,
+      );
     }
-    console.info(`\nheadline (open + carrier + line): HTML page p50 ${headline[0].toFixed(1)} ms, p95 ${headline[1].toFixed(1)} ms; data request p50 ${headline[2].toFixed(1)} ms, p95 ${headline[3].toFixed(1)} ms`);
-    console.info(`target p95 ≤ ${TARGET_P95_MS} ms: HTML page ${headline[1] <= TARGET_P95_MS ? "met" : "NOT met"}, data request ${headline[3] <= TARGET_P95_MS ? "met" : "NOT met"} (load average now ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`);
+    console.info(
+      `\nheadline (open + carrier + line): HTML page p50 ${headline[0].toFixed(1)} ms, p95 ${headline[1].toFixed(1)} ms; data request p50 ${headline[2].toFixed(1)} ms, p95 ${headline[3].toFixed(1)} ms`,
+    );
+    console.info(
+      `target p95 ≤ ${TARGET_P95_MS} ms: HTML page ${headline[1] <= TARGET_P95_MS ? "met" : "NOT met"}, data request ${headline[3] <= TARGET_P95_MS ? "met" : "NOT met"} (load average now ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,
+    );
 
     await explain(pool, main.tenantId, carrier);
   } finally {
@@ -212,7 +276,12 @@ async function removePreviousRun(/** @type {pg.Pool} */ pool) {
  * statement. About 2.5 policies per customer; expirations spread over the past month and the
  * next year; prior premiums give a year of renewal history; 15 % have the carrier's offer.
  */
-async function generateBook(/** @type {pg.Pool} */ pool, /** @type {string} */ tenantId, /** @type {number} */ count, /** @type {number} */ seed) {
+async function generateBook(
+  /** @type {pg.Pool} */ pool,
+  /** @type {string} */ tenantId,
+  /** @type {number} */ count,
+  /** @type {number} */ seed,
+) {
   const rand = seeded(seed);
   const pick = (/** @type {string[]} */ list) => list[Math.floor(rand() * list.length)];
   const today = new Date(`${day(new Date())}T00:00:00Z`);
@@ -221,7 +290,14 @@ async function generateBook(/** @type {pg.Pool} */ pool, /** @type {string} */ t
   const CHUNK = 10_000;
   for (let start = 0; start < customerCount; start += CHUNK) {
     const n = Math.min(CHUNK, customerCount - start);
-    const cols = { id: /** @type {string[]} */ ([]), key: /** @type {string[]} */ ([]), name: /** @type {string[]} */ ([]), email: /** @type {string[]} */ ([]), state: /** @type {string[]} */ ([]), producer: /** @type {string[]} */ ([]) };
+    const cols = {
+      id: /** @type {string[]} */ ([]),
+      key: /** @type {string[]} */ ([]),
+      name: /** @type {string[]} */ ([]),
+      email: /** @type {string[]} */ ([]),
+      state: /** @type {string[]} */ ([]),
+      producer: /** @type {string[]} */ ([]),
+    };
     for (let i = 0; i < n; i++) {
       const id = crypto.randomUUID();
       const name = `${pick(FIRST)} ${pick(LAST)} ${start + i}`;
@@ -242,7 +318,22 @@ async function generateBook(/** @type {pg.Pool} */ pool, /** @type {string} */ t
   for (let start = 0; start < count; start += CHUNK) {
     const n = Math.min(CHUNK, count - start);
     /** @type {Record<string, unknown[]>} */
-    const c = { customer: [], key: [], number: [], line: [], carrier: [], status: [], inception: [], effective: [], expiration: [], premium: [], prior: [], renewal: [], state: [], producer: [] };
+    const c = {
+      customer: [],
+      key: [],
+      number: [],
+      line: [],
+      carrier: [],
+      status: [],
+      inception: [],
+      effective: [],
+      expiration: [],
+      premium: [],
+      prior: [],
+      renewal: [],
+      state: [],
+      producer: [],
+    };
     for (let i = 0; i < n; i++) {
       const seq = start + i;
       let r = rand();
@@ -282,14 +373,32 @@ async function generateBook(/** @type {pg.Pool} */ pool, /** @type {string} */ t
        select $1, cu, k, nu, l, ca, st, i, ef, ex, 12, pr, pp, rp, rs, pd
        from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::date[], $9::date[], $10::date[],
          $11::numeric[], $12::numeric[], $13::numeric[], $14::text[], $15::text[]) as t(cu, k, nu, l, ca, st, i, ef, ex, pr, pp, rp, rs, pd)`,
-      [tenantId, c.customer, c.key, c.number, c.line, c.carrier, c.status, c.inception, c.effective, c.expiration, c.premium, c.prior, c.renewal, c.state, c.producer],
+      [
+        tenantId,
+        c.customer,
+        c.key,
+        c.number,
+        c.line,
+        c.carrier,
+        c.status,
+        c.inception,
+        c.effective,
+        c.expiration,
+        c.premium,
+        c.prior,
+        c.renewal,
+        c.state,
+        c.producer,
+      ],
     );
   }
 }
 
 async function timedRecompute(/** @type {pg.Pool} */ pool, /** @type {{ tenantId: string; cookie: string }} */ main) {
   const r = await recompute(pool, main, true);
-  console.info(`forecast recompute for ${fmt(r.evaluated)} renewals of the ${fmt(POLICIES)}-policy tenant: ${(r.durationMs / 1000).toFixed(1)} s in the job (${fmt(Math.round(r.evaluated / (r.durationMs / 1000)))} renewals/s), ${(r.wallMs / 1000).toFixed(1)} s from the request until done; ${fmt(r.flagged)} flagged`);
+  console.info(
+    `forecast recompute for ${fmt(r.evaluated)} renewals of the ${fmt(POLICIES)}-policy tenant: ${(r.durationMs / 1000).toFixed(1)} s in the job (${fmt(Math.round(r.evaluated / (r.durationMs / 1000)))} renewals/s), ${(r.wallMs / 1000).toFixed(1)} s from the request until done; ${fmt(r.flagged)} flagged`,
+  );
   console.info(`  phases (ms): ${JSON.stringify(r.phases)}`);
   await pool.query("analyze renewal_flags; analyze renewal_forecasts; analyze remarkets");
 }
@@ -298,7 +407,11 @@ async function timedRecompute(/** @type {pg.Pool} */ pool, /** @type {{ tenantId
  * POST /forecast intent=recompute like the page's button (Origin header: the server's CSRF
  * check); a large book is computed by the `forecast.recompute` job, so wait for its run row.
  */
-async function recompute(/** @type {pg.Pool} */ pool, /** @type {{ tenantId: string; cookie: string }} */ who, /** @type {boolean} */ verbose) {
+async function recompute(
+  /** @type {pg.Pool} */ pool,
+  /** @type {{ tenantId: string; cookie: string }} */ who,
+  /** @type {boolean} */ verbose,
+) {
   const before = await pool.query("select computed_at from forecast_runs where tenant_id = $1", [who.tenantId]);
   const t0 = performance.now();
   const res = await fetch(`${BASE}/forecast`, {
@@ -308,14 +421,27 @@ async function recompute(/** @type {pg.Pool} */ pool, /** @type {{ tenantId: str
     body: "intent=recompute",
   });
   if (res.status !== 302 && res.status !== 303 && res.status !== 204) throw new Error(`recompute request failed: ${res.status}`);
-  if (verbose) console.info(`POST /forecast answered ${res.status} in ${(performance.now() - t0).toFixed(0)} ms; waiting for the computation…`);
+  if (verbose)
+    console.info(`POST /forecast answered ${res.status} in ${(performance.now() - t0).toFixed(0)} ms; waiting for the computation…`);
   for (;;) {
-    const { rows } = await pool.query("select computed_at, evaluated, flagged, duration_ms, phases from forecast_runs where tenant_id = $1", [who.tenantId]);
+    const { rows } = await pool.query(
+      "select computed_at, evaluated, flagged, duration_ms, phases from forecast_runs where tenant_id = $1",
+      [who.tenantId],
+    );
     const run = rows[0];
     if (run && (!before.rows[0] || run.computed_at.getTime() !== before.rows[0].computed_at.getTime())) {
-      return { evaluated: Number(run.evaluated), flagged: Number(run.flagged), durationMs: Number(run.duration_ms), wallMs: performance.now() - t0, phases: run.phases };
+      return {
+        evaluated: Number(run.evaluated),
+        flagged: Number(run.flagged),
+        durationMs: Number(run.duration_ms),
+        wallMs: performance.now() - t0,
+        phases: run.phases,
+      };
     }
-    const { rows: failed } = await pool.query("select last_error from jobs where tenant_id = $1 and type = 'forecast.recompute' and status = 'failed'", [who.tenantId]);
+    const { rows: failed } = await pool.query(
+      "select last_error from jobs where tenant_id = $1 and type = 'forecast.recompute' and status = 'failed'",
+      [who.tenantId],
+    );
     if (failed[0]) throw new Error(`recompute job failed: ${failed[0].last_error}`);
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -329,11 +455,16 @@ async function reportSizes(/** @type {pg.Pool} */ pool, /** @type {string} */ te
     [tenantId],
   );
   const r = rows[0];
-  console.info(`rows: ${fmt(Number(r.policies))} policies in the database (${fmt(Number(r.mine))} for the bench tenant), ${fmt(Number(r.forecasts))} forecast rows, ${fmt(Number(r.flags))} flags (${fmt(Number(r.open))} open)`);
+  console.info(
+    `rows: ${fmt(Number(r.policies))} policies in the database (${fmt(Number(r.mine))} for the bench tenant), ${fmt(Number(r.forecasts))} forecast rows, ${fmt(Number(r.flags))} flags (${fmt(Number(r.open))} open)`,
+  );
 }
 
 async function mostFlagged(/** @type {pg.Pool} */ pool, /** @type {string} */ tenantId, /** @type {string} */ column) {
-  const { rows } = await pool.query(`select ${column} as v, count(*) from renewal_flags where tenant_id = $1 and status = 'open' group by 1 order by 2 desc limit 1`, [tenantId]);
+  const { rows } = await pool.query(
+    `select ${column} as v, count(*) from renewal_flags where tenant_id = $1 and status = 'open' group by 1 order by 2 desc limit 1`,
+    [tenantId],
+  );
   return String(rows[0]?.v ?? "Travelers");
 }
 

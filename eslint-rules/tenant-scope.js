@@ -39,7 +39,10 @@ export function readSchemaTables(schemaDir) {
   if (cached) return cached;
   /** @type {Map<string, TableInfo>} */
   const tables = new Map();
-  for (const file of fs.readdirSync(schemaDir).filter((f) => f.endsWith(".ts")).sort()) {
+  for (const file of fs
+    .readdirSync(schemaDir)
+    .filter((f) => f.endsWith(".ts"))
+    .sort()) {
     const text = fs.readFileSync(path.join(schemaDir, file), "utf8");
     const starts = [...text.matchAll(/export const (\w+)\s*=\s*pgTable\(\s*"(\w+)"/g)];
     starts.forEach((match, i) => {
@@ -57,7 +60,9 @@ const JOINS = new Set(["innerJoin", "leftJoin", "rightJoin", "fullJoin"]);
 /** Calls whose arguments name columns to read or write, not conditions. */
 const SHAPES = new Set(["select", "selectDistinct", "selectDistinctOn", "returning", "set", "values"]);
 const SQL_KEYWORDS = new Set(
-  "where on join left right inner outer full cross natural group order limit offset set using lateral union having window for returning and or select values as".split(" "),
+  "where on join left right inner outer full cross natural group order limit offset set using lateral union having window for returning and or select values as".split(
+    " ",
+  ),
 );
 const snake = (/** @type {string} */ name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const escapeRe = (/** @type {string} */ s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -92,7 +97,8 @@ export const tenantScopeRule = {
       unscopedJoin: "Join of tenant-owned table '{{table}}' is on neither {{table}}.id nor {{table}}.tenantId.",
       rawUnscoped:
         "Raw SQL reads tenant-owned table '{{table}}' without a tenant_id condition on it. Filter by tenant, or explain a deliberate cross-tenant query with a `// cross-tenant: <reason>` comment.",
-      reasonMissing: "A `cross-tenant:` opt-out needs its reason (at least {{words}} words): who reads across tenants, and why that is safe.",
+      reasonMissing:
+        "A `cross-tenant:` opt-out needs its reason (at least {{words}} words): who reads across tenants, and why that is safe.",
     },
   },
 
@@ -135,7 +141,8 @@ export const tenantScopeRule = {
       const loop = def?.node?.parent?.parent;
       if (def?.type === "Variable" && loop?.type === "ForOfStatement" && loop.right.type === "ArrayExpression") {
         const members = loop.right.elements.map((/** @type {any} */ e) => (e?.type === "Identifier" ? imported.get(e.name) : undefined));
-        if (members.length > 0 && members.every((/** @type {any} */ m) => m?.tenantOwned)) return { name: node.name, sqlName: members[0].sqlName };
+        if (members.length > 0 && members.every((/** @type {any} */ m) => m?.tenantOwned))
+          return { name: node.name, sqlName: members[0].sqlName };
       }
       return null;
     }
@@ -157,7 +164,13 @@ export const tenantScopeRule = {
         if (n.type === "Identifier") {
           const variable = variableOf(n);
           for (const def of variable?.defs ?? []) {
-            if (def.type === "Variable" && def.node.id.type === "Identifier" && def.node.init?.type !== "AwaitExpression" && visit(def.node.init)) return true;
+            if (
+              def.type === "Variable" &&
+              def.node.id.type === "Identifier" &&
+              def.node.init?.type !== "AwaitExpression" &&
+              visit(def.node.init)
+            )
+              return true;
             if (def.type === "FunctionName" && visit(def.node.body)) return true;
           }
           for (const ref of variable?.references ?? []) {
@@ -168,9 +181,14 @@ export const tenantScopeRule = {
           }
           return false;
         }
-        if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && SHAPES.has(n.callee.property.name)) return visit(n.callee.object);
+        if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && SHAPES.has(n.callee.property.name))
+          return visit(n.callee.object);
         for (const key of sourceCode.visitorKeys[n.type] ?? []) {
-          if ((n.type === "MemberExpression" && key === "property" && !n.computed) || (n.type === "Property" && key === "key" && !n.computed)) continue;
+          if (
+            (n.type === "MemberExpression" && key === "property" && !n.computed) ||
+            (n.type === "Property" && key === "key" && !n.computed)
+          )
+            continue;
           const child = n[key];
           if (Array.isArray(child) ? child.some(visit) : visit(child)) return true;
         }
@@ -242,13 +260,15 @@ export const tenantScopeRule = {
           const table = imported.get(e.name);
           if (table) return ` ${table.sqlName} `;
           const def = variableOf(e)?.defs[0];
-          if (def?.type === "Variable" && def.node.init && /** @type {any} */ (def.node).parent.kind === "const") return piece(def.node.init);
+          if (def?.type === "Variable" && def.node.init && /** @type {any} */ (def.node).parent.kind === "const")
+            return piece(def.node.init);
           return " $? ";
         }
         if (e.type === "MemberExpression" && !e.computed && e.object.type === "Identifier" && imported.has(e.object.name)) {
           return ` ${imported.get(e.object.name)?.sqlName}.${snake(e.property.name)} `;
         }
-        if (e.type === "TaggedTemplateExpression" && e.tag.type === "Identifier" && e.tag.name === "sql") return renderSql(e.quasi, depth + 1);
+        if (e.type === "TaggedTemplateExpression" && e.tag.type === "Identifier" && e.tag.name === "sql")
+          return renderSql(e.quasi, depth + 1);
         if (e.type === "TemplateLiteral") return renderSql(e, depth + 1);
         if (e.type === "ConditionalExpression") return `${piece(e.consequent)} ${piece(e.alternate)}`;
         // Anything else (a Drizzle condition, a helper's result): the schema columns it is built from.
@@ -260,7 +280,12 @@ export const tenantScopeRule = {
         });
         return columns.size ? ` ${[...columns].join(" and ")} ` : " $? ";
       };
-      return template.quasis.map((/** @type {any} */ q, /** @type {number} */ i) => q.value.raw + (i < template.expressions.length ? piece(template.expressions[i]) : "")).join("");
+      return template.quasis
+        .map(
+          (/** @type {any} */ q, /** @type {number} */ i) =>
+            q.value.raw + (i < template.expressions.length ? piece(template.expressions[i]) : ""),
+        )
+        .join("");
     }
 
     /** Report tenant-owned tables read by raw SQL without a tenant condition. @param {any} template @param {any} reportNode */
@@ -274,7 +299,10 @@ export const tenantScopeRule = {
         const [, keyword, tableName, aliasWord] = m;
         if (!bySql.get(tableName)?.tenantOwned) continue;
         const alias = aliasWord && !SQL_KEYWORDS.has(aliasWord) ? aliasWord : null;
-        const names = [tableName, alias].filter(Boolean).map((n) => escapeRe(/** @type {string} */ (n))).join("|");
+        const names = [tableName, alias]
+          .filter(Boolean)
+          .map((n) => escapeRe(/** @type {string} */ (n)))
+          .join("|");
         const segment = sameLevel(text.slice((m.index ?? 0) + m[0].length));
         // Only the table's own (sub)query counts: `r.tenant_id = f.tenant_id` in a sub-query scopes r, not f.
         const qualified = new RegExp(`\\b(${names})"?\\."?tenant_id\\b`).test(segment);
@@ -310,7 +338,9 @@ export const tenantScopeRule = {
         if (!table && (callee.property.name !== "from" || callee.object.type !== "CallExpression")) return;
         const { links, top } = chainAfter(node);
         if (table) {
-          const scoped = links.some((l) => l.method === "where" && l.args.some((a) => mentions(a, table.name, ["tenantId"], table.sqlName)));
+          const scoped = links.some(
+            (l) => l.method === "where" && l.args.some((a) => mentions(a, table.name, ["tenantId"], table.sqlName)),
+          );
           if (!scoped && !optedOut(node, top)) context.report({ node, messageId: "missingWhere", data: { table: table.name } });
         }
         for (const link of links) {
@@ -330,7 +360,8 @@ export const tenantScopeRule = {
         // Plain templates that hold a whole statement (e.g. a prepared statement's text).
         if (node.parent.type === "TaggedTemplateExpression") return;
         const text = node.quasis.map((q) => q.value.raw).join(" ");
-        if (/\bselect\b[\s\S]*\bfrom\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b/i.test(text) && !optedOut(node, node)) checkRawSql(node, node);
+        if (/\bselect\b[\s\S]*\bfrom\b|\bupdate\s+\w+\s+set\b|\bdelete\s+from\b/i.test(text) && !optedOut(node, node))
+          checkRawSql(node, node);
       },
     };
   },

@@ -48,7 +48,9 @@ app.use((req, res, next) => {
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const length = res.getHeader("content-length") ?? "-";
-      console.info(`${new Date().toISOString()} ${requestId} ${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms ${length}`);
+      console.info(
+        `${new Date().toISOString()} ${requestId} ${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms ${length}`,
+      );
     });
   }
   next();
@@ -59,12 +61,15 @@ app.use((req, res, next) => {
 app.use((req, res, next) => {
   if (!hasBody(req)) return next();
   const declared = Number(req.headers["content-length"]);
-  const timer = setTimeout(() => {
-    if (req.complete) return;
-    if (res.headersSent) return void req.socket.destroy();
-    res.writeHead(408, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
-    res.end("The request body arrived too slowly.", () => req.socket.destroy());
-  }, limits.bodyDeadlineMs(Number.isFinite(declared) ? declared : limits.uploadBodyMaxBytes));
+  const timer = setTimeout(
+    () => {
+      if (req.complete) return;
+      if (res.headersSent) return void req.socket.destroy();
+      res.writeHead(408, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
+      res.end("The request body arrived too slowly.", () => req.socket.destroy());
+    },
+    limits.bodyDeadlineMs(Number.isFinite(declared) ? declared : limits.uploadBodyMaxBytes),
+  );
   timer.unref();
   res.on("close", () => clearTimeout(timer));
   next();
@@ -149,7 +154,12 @@ const remix = createRequestHandler({
   // Called once per request; Remix hands this object to every loader and action of the request.
   // `memo` is what the loaders share (app/utils/request-scope.server.ts): a new one each time.
   // socketAddress is the TCP peer, never X-Forwarded-For: the development outbox trusts only it.
-  getLoadContext: (req, res) => ({ requestId: res.locals.requestId, cspNonce: res.locals.cspNonce, socketAddress: req.socket.remoteAddress, memo: new Map() }),
+  getLoadContext: (req, res) => ({
+    requestId: res.locals.requestId,
+    cspNonce: res.locals.cspNonce,
+    socketAddress: req.socket.remoteAddress,
+    memo: new Map(),
+  }),
 });
 app.all("*", remix);
 
@@ -213,7 +223,10 @@ function formatMegabytes(bytes) {
 }
 
 function ssoOrigins() {
-  const ids = (process.env.OIDC_PROVIDERS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const ids = (process.env.OIDC_PROVIDERS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const origins = [];
   for (const id of ids) {
     const issuer = process.env[`OIDC_${id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_ISSUER`];

@@ -42,7 +42,10 @@ export function AppShell(props: ShellProps) {
           >
             <BellIcon />
             {props.unreadNotifications > 0 ? (
-              <span className="absolute -right-0.5 -top-0.5 rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white" data-testid="unread-count">
+              <span
+                className="absolute -right-0.5 -top-0.5 rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white"
+                data-testid="unread-count"
+              >
                 {props.unreadNotifications > 99 ? "99+" : props.unreadNotifications}
               </span>
             ) : null}

@@ -30,7 +30,11 @@ export function BarChart({
   const bottom = 40;
   const left = 56;
   const plot = height - top - bottom;
-  const totals = categories.map((_, i) => (stacked ? series.reduce((s, se) => s + Math.max(0, values[se.key][i] ?? 0), 0) : Math.max(...series.map((se) => values[se.key][i] ?? 0))));
+  const totals = categories.map((_, i) =>
+    stacked
+      ? series.reduce((s, se) => s + Math.max(0, values[se.key][i] ?? 0), 0)
+      : Math.max(...series.map((se) => values[se.key][i] ?? 0)),
+  );
   const max = Math.max(1, ...totals);
   const band = (width - left - 8) / Math.max(1, categories.length);
   const barWidth = stacked ? Math.min(32, band - 10) : Math.min(18, (band - 10) / series.length);
@@ -38,7 +42,14 @@ export function BarChart({
   const id = title.replace(/\W+/g, "-").toLowerCase();
   return (
     <figure className="overflow-x-auto">
-      <svg role="img" aria-labelledby={`${id}-title ${id}-desc`} viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="xMinYMin meet" className="h-auto w-full text-slate-500" style={{ maxWidth: width, maxHeight: height * 1.6 }}>
+      <svg
+        role="img"
+        aria-labelledby={`${id}-title ${id}-desc`}
+        viewBox={`0 0 ${width} ${height}`}
+        preserveAspectRatio="xMinYMin meet"
+        className="h-auto w-full text-slate-500"
+        style={{ maxWidth: width, maxHeight: height * 1.6 }}
+      >
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{description}</desc>
         {[0, 0.5, 1].map((t) => (

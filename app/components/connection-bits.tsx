@@ -51,7 +51,12 @@ export function DisconnectControl({ id, name, hydrated, sub = false }: { id: str
   }
   return (
     <>
-      <button type="button" onClick={() => setOpen(true)} className="text-sm font-semibold text-red-700 hover:underline" aria-label={`Disconnect ${name}`}>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="text-sm font-semibold text-red-700 hover:underline"
+        aria-label={`Disconnect ${name}`}
+      >
         Disconnect
       </button>
       <Modal open={open} title={`Disconnect ${name}?`} onClose={() => setOpen(false)}>

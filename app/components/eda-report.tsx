@@ -19,7 +19,8 @@ export const REPORT_CSS = `
 .eda svg text{font-size:10px;fill:#475569}.eda .overview td,.eda .overview th{border-bottom:1px solid #e2e8f0;padding:4px 8px}
 `;
 
-const fmt = (n: number | null | undefined, decimals = 0) => (n === null || n === undefined || !Number.isFinite(n) ? "" : formatNumber(n, decimals));
+const fmt = (n: number | null | undefined, decimals = 0) =>
+  n === null || n === undefined || !Number.isFinite(n) ? "" : formatNumber(n, decimals);
 const smart = (n: number) => fmt(n, Number.isInteger(n) ? 0 : Math.abs(n) < 100 ? 2 : 1);
 
 /** The whole EDA report (seed files/eda-report), rendered on the server. */
@@ -130,7 +131,10 @@ function ColumnCard({ column: c }: { column: ColumnProfile }) {
               <Row label="Mean" value={smart(c.numeric.mean)} />
               <Row label={`Median${c.numeric.exact ? "" : " (sampled)"}`} value={smart(c.numeric.median)} />
               <Row label="Std deviation" value={smart(c.numeric.stddev)} />
-              <Row label="Quantiles 5 / 25 / 75 / 95 %" value={[c.numeric.p05, c.numeric.q1, c.numeric.q3, c.numeric.p95].map(smart).join(" / ")} />
+              <Row
+                label="Quantiles 5 / 25 / 75 / 95 %"
+                value={[c.numeric.p05, c.numeric.q1, c.numeric.q3, c.numeric.p95].map(smart).join(" / ")}
+              />
             </>
           ) : null}
           {c.dates ? <Row label="Date range" value={`${c.dates.min} – ${c.dates.max}`} /> : null}
@@ -141,7 +145,13 @@ function ColumnCard({ column: c }: { column: ColumnProfile }) {
           {w}
         </span>
       ))}
-      {c.chart ? <Chart kind={c.chart.kind} bins={c.chart.bins} title={`${c.chart.kind === "histogram" ? "Histogram" : "Top values"} of ${c.name}`} /> : null}
+      {c.chart ? (
+        <Chart
+          kind={c.chart.kind}
+          bins={c.chart.bins}
+          title={`${c.chart.kind === "histogram" ? "Histogram" : "Top values"} of ${c.name}`}
+        />
+      ) : null}
       {c.top.length > 0 && c.chart?.kind !== "bar" && !c.numeric ? <TopValues column={c} /> : null}
     </article>
   );

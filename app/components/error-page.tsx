@@ -13,9 +13,7 @@ export function GeneralErrorPage({ error }: { error: unknown }) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const known = messages[status];
   const title = known?.title ?? "Something went wrong on our side";
-  const body =
-    known?.body ??
-    "We have logged the problem and will look into it. Your data is safe; please try again in a moment.";
+  const body = known?.body ?? "We have logged the problem and will look into it. Your data is safe; please try again in a moment.";
   const detail = isRouteErrorResponse(error) && status < 500 && typeof error.data === "string" ? error.data : null;
   return (
     <main className="mx-auto flex max-w-xl flex-col items-start gap-4 px-6 py-16">

@@ -116,7 +116,13 @@ export function FileUploadForm({
       </div>
       {progress ? (
         <div className="space-y-2" data-testid="upload-progress">
-          <progress className="h-2 w-full" value={progress.sent} max={progress.total || 1} aria-label="Upload progress" aria-valuenow={percent} />
+          <progress
+            className="h-2 w-full"
+            value={progress.sent}
+            max={progress.total || 1}
+            aria-label="Upload progress"
+            aria-valuenow={percent}
+          />
           <div className="flex items-center justify-between text-sm text-slate-600 dark:text-slate-300">
             <span data-testid="upload-progress-text">
               {formatBytes(progress.sent)} of {formatBytes(progress.total)} sent ({percent}%)

@@ -16,10 +16,7 @@ export function FormToken() {
 }
 
 /** A POST form that works without JavaScript and carries the one-time token. */
-export const PostForm = forwardRef<HTMLFormElement, Omit<FormProps, "method">>(function PostForm(
-  { children, ...props },
-  ref,
-) {
+export const PostForm = forwardRef<HTMLFormElement, Omit<FormProps, "method">>(function PostForm({ children, ...props }, ref) {
   return (
     <Form method="post" ref={ref} {...props}>
       <FormToken />
@@ -33,7 +30,10 @@ export const PostForm = forwardRef<HTMLFormElement, Omit<FormProps, "method">>(f
  * per row, `match` holds the hidden fields that tell the rows apart (the submitted values come
  * back in the result's `initialValue`).
  */
-export function resultFor<R extends { initialValue?: Record<string, unknown> | null }>(result: R | undefined, match: Record<string, string>) {
+export function resultFor<R extends { initialValue?: Record<string, unknown> | null }>(
+  result: R | undefined,
+  match: Record<string, string>,
+) {
   const submitted = result?.initialValue;
   if (!submitted) return undefined;
   return Object.entries(match).every(([name, value]) => submitted[name] === value) ? result : undefined;
@@ -48,6 +48,7 @@ export function resultFor<R extends { initialValue?: Record<string, unknown> | n
  */
 export function useFormId(base: string, result: unknown) {
   const [seen, setSeen] = useState({ result, generation: 0 });
-  if (result !== seen.result) setSeen({ result, generation: seen.result != null && result == null ? seen.generation + 1 : seen.generation });
+  if (result !== seen.result)
+    setSeen({ result, generation: seen.result != null && result == null ? seen.generation + 1 : seen.generation });
   return seen.generation === 0 ? base : `${base}-${seen.generation}`;
 }

@@ -5,15 +5,7 @@ import { Field } from "~/components/ui/field";
 import type { PasswordPolicy } from "~/utils/password-policy";
 
 /** A new-password input with the policy's rules ticked off as the user types (seed §5). */
-export function NewPasswordField({
-  label,
-  field,
-  policy,
-}: {
-  label: string;
-  field: FieldMetadata<string>;
-  policy: PasswordPolicy;
-}) {
+export function NewPasswordField({ label, field, policy }: { label: string; field: FieldMetadata<string>; policy: PasswordPolicy }) {
   const [password, setPassword] = useState("");
   return (
     <div>

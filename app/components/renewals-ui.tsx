@@ -11,7 +11,10 @@ export function ChangeText({ pct, amount }: { pct: number | null; amount?: numbe
   const sign = up ? "+" : down ? "−" : "±";
   return (
     <span
-      className={cn("whitespace-nowrap font-medium", up ? "text-red-700 dark:text-red-400" : down ? "text-green-700 dark:text-green-400" : "text-slate-600")}
+      className={cn(
+        "whitespace-nowrap font-medium",
+        up ? "text-red-700 dark:text-red-400" : down ? "text-green-700 dark:text-green-400" : "text-slate-600",
+      )}
       data-testid="change"
     >
       <span aria-hidden="true">{up ? "▲ " : down ? "▼ " : ""}</span>
@@ -37,7 +40,17 @@ export type ListColumn = { label: string; className?: string; srOnly?: boolean }
  * A list page's table: the card around it, the header row and, when `empty` is given, the one row
  * that says why there is nothing to list. The caller renders the body rows.
  */
-export function ListTable({ testId, columns, empty, children }: { testId: string; columns: ListColumn[]; empty: ReactNode; children: ReactNode }) {
+export function ListTable({
+  testId,
+  columns,
+  empty,
+  children,
+}: {
+  testId: string;
+  columns: ListColumn[];
+  empty: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
       <table className={tableClass} data-testid={testId}>
@@ -66,7 +79,17 @@ export function ListTable({ testId, columns, empty, children }: { testId: string
 }
 
 /** A white card section with a heading. */
-export function Card({ title, children, actions, className }: { title?: ReactNode; children: ReactNode; actions?: ReactNode; className?: string }) {
+export function Card({
+  title,
+  children,
+  actions,
+  className,
+}: {
+  title?: ReactNode;
+  children: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+}) {
   return (
     <section className={cn("rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800", className)}>
       {title || actions ? (
@@ -96,7 +119,19 @@ export const inputClass =
   "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-inset focus:ring-brand-600 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-600";
 
 /** A labelled select for GET filter forms (uncontrolled, keeps the current value). */
-export function FilterSelect({ name, label, value, options, all = "All" }: { name: string; label: string; value: string; options: { value: string; label: string }[]; all?: string }) {
+export function FilterSelect({
+  name,
+  label,
+  value,
+  options,
+  all = "All",
+}: {
+  name: string;
+  label: string;
+  value: string;
+  options: { value: string; label: string }[];
+  all?: string;
+}) {
   return (
     <label className="block text-sm">
       <span className="font-medium text-slate-700 dark:text-slate-200">{label}</span>

@@ -26,7 +26,14 @@ const SETTINGS: NavItem[] = [
 ];
 
 // Wizard pages belong to the settings section too, so it stays open while one is set up.
-const CONFIGURATION_PATHS = ["/connect-database", "/integration-setup", "/create-connection", "/configure-integration", "/configuration", "/settings"];
+const CONFIGURATION_PATHS = [
+  "/connect-database",
+  "/integration-setup",
+  "/create-connection",
+  "/configure-integration",
+  "/configuration",
+  "/settings",
+];
 
 /** Seed §2: opening Connections or Integration Setup marks /configuration as the active section. */
 export function activeSection(pathname: string) {
@@ -72,7 +79,10 @@ export function Sidebar({ isStaff }: { isStaff: boolean }) {
           )}
           aria-current={settingsOpen ? "true" : undefined}
         >
-          Settings <span aria-hidden="true" className="float-right group-open:rotate-90">›</span>
+          Settings{" "}
+          <span aria-hidden="true" className="float-right group-open:rotate-90">
+            ›
+          </span>
         </summary>
         <div className="ml-3 space-y-1 border-l border-slate-200 pl-2 dark:border-slate-700">{SETTINGS.map(link)}</div>
       </details>

@@ -31,7 +31,11 @@ export function WizardProgress({
               <span
                 className={cn(
                   "inline-flex h-6 w-6 items-center justify-center rounded-full text-xs font-semibold",
-                  isCurrent ? "bg-brand-600 text-white" : done ? "bg-green-600 text-white" : "bg-slate-200 text-slate-600 dark:bg-slate-700 dark:text-slate-200",
+                  isCurrent
+                    ? "bg-brand-600 text-white"
+                    : done
+                      ? "bg-green-600 text-white"
+                      : "bg-slate-200 text-slate-600 dark:bg-slate-700 dark:text-slate-200",
                 )}
                 aria-hidden="true"
               >
@@ -50,7 +54,11 @@ export function WizardProgress({
               ) : (
                 <span className="flex items-center gap-2">{body}</span>
               )}
-              {i < WIZARD_STEPS.length - 1 ? <span aria-hidden="true" className="text-slate-300">—</span> : null}
+              {i < WIZARD_STEPS.length - 1 ? (
+                <span aria-hidden="true" className="text-slate-300">
+                  —
+                </span>
+              ) : null}
             </li>
           );
         })}
@@ -89,7 +97,15 @@ export function WizardPage({
 }
 
 /** Back (a link to the previous step) and Save & continue. */
-export function WizardActions({ backTo, pending, saveLabel = "Save & continue" }: { backTo: string | null; pending?: boolean; saveLabel?: string }) {
+export function WizardActions({
+  backTo,
+  pending,
+  saveLabel = "Save & continue",
+}: {
+  backTo: string | null;
+  pending?: boolean;
+  saveLabel?: string;
+}) {
   return (
     <div className="flex items-center justify-between border-t border-slate-200 pt-4 dark:border-slate-700">
       {backTo ? (

@@ -43,7 +43,10 @@ describe("database data exceptions", () => {
     const error = await refused(`${SECRET}\u0000`, "text");
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     handleError(error, { request: new Request("http://localhost/customers?q=x"), context: { requestId: "r-1" } } as never);
-    const output = logged.mock.calls.flat().map((part) => (part instanceof Error ? `${part.stack}` : String(part))).join("\n");
+    const output = logged.mock.calls
+      .flat()
+      .map((part) => (part instanceof Error ? `${part.stack}` : String(part)))
+      .join("\n");
     expect(output).toContain("SQLSTATE 22021");
     expect(output).not.toContain(SECRET);
     expect(output).not.toMatch(/Failed query|params:/);

@@ -60,8 +60,8 @@ export default function Dashboard() {
               {forecast.computedAt ? (
                 <>
                   <p>
-                    <Figure>{`${forecast.dueSoonCapped ? "More than " : ""}${formatNumber(forecast.dueSoon)}`}</Figure> flagged renewal{forecast.dueSoon === 1 ? "" : "s"} expire in the
-                    next {forecast.dueDays} days.
+                    <Figure>{`${forecast.dueSoonCapped ? "More than " : ""}${formatNumber(forecast.dueSoon)}`}</Figure> flagged renewal
+                    {forecast.dueSoon === 1 ? "" : "s"} expire in the next {forecast.dueDays} days.
                   </p>
                   <p className="mt-1 text-slate-600 dark:text-slate-300">
                     {forecast.openCapped ? "More than " : ""}
@@ -106,7 +106,8 @@ export default function Dashboard() {
         )}
         <DashCard title={`Re-marketing quota ${quota.year}`} testId="card-quota" to="/billing" action="Billing and usage">
           <p>
-            <Figure>{formatNumber(quota.used)}</Figure> of {formatNumber(quota.quota)} re-markets used ({quota.pct}%), {formatNumber(Math.max(0, quota.quota - quota.used))} left.
+            <Figure>{formatNumber(quota.used)}</Figure> of {formatNumber(quota.quota)} re-markets used ({quota.pct}%),{" "}
+            {formatNumber(Math.max(0, quota.quota - quota.used))} left.
           </p>
           <div
             className="mt-2 h-2 rounded-full bg-slate-200 dark:bg-slate-800"
@@ -117,9 +118,16 @@ export default function Dashboard() {
             aria-valuenow={quota.used}
             aria-valuetext={`${quota.used} of ${quota.quota} used`}
           >
-            <div className={`h-2 rounded-full ${quota.pct >= 100 ? "bg-red-600" : quota.pct >= 80 ? "bg-amber-500" : "bg-brand-600"}`} style={{ width: `${quota.pct}%` }} />
+            <div
+              className={`h-2 rounded-full ${quota.pct >= 100 ? "bg-red-600" : quota.pct >= 80 ? "bg-amber-500" : "bg-brand-600"}`}
+              style={{ width: `${quota.pct}%` }}
+            />
           </div>
-          {quota.pct >= 80 ? <p className="mt-1 font-medium text-amber-800 dark:text-amber-300">{quota.pct >= 100 ? "Used up for this year." : "Running low."}</p> : null}
+          {quota.pct >= 80 ? (
+            <p className="mt-1 font-medium text-amber-800 dark:text-amber-300">
+              {quota.pct >= 100 ? "Used up for this year." : "Running low."}
+            </p>
+          ) : null}
         </DashCard>
       </div>
     </div>
@@ -130,9 +138,25 @@ function Figure({ children }: { children: ReactNode }) {
   return <strong className="text-2xl font-bold tabular-nums">{children}</strong>;
 }
 
-function DashCard({ title, testId, to, action, children }: { title: string; testId?: string; to: string; action: string; children: ReactNode }) {
+function DashCard({
+  title,
+  testId,
+  to,
+  action,
+  children,
+}: {
+  title: string;
+  testId?: string;
+  to: string;
+  action: string;
+  children: ReactNode;
+}) {
   return (
-    <section className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800" data-testid={testId} aria-label={title}>
+    <section
+      className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+      data-testid={testId}
+      aria-label={title}
+    >
       <h2 className="font-semibold">{title}</h2>
       <div className="mt-2 text-sm">{children}</div>
       <Link to={to} className="mt-3 inline-block text-sm font-semibold text-brand-600 hover:underline">

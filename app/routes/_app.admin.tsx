@@ -9,7 +9,13 @@ import { PostForm, resultFor, useFormId } from "~/components/forms";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
-import { extendTrial, listStaffAudit, listTenantsWithBilling, setQuotaOverride, setTenantFlag } from "~/services/identity/staff-admin.server";
+import {
+  extendTrial,
+  listStaffAudit,
+  listTenantsWithBilling,
+  setQuotaOverride,
+  setTenantFlag,
+} from "~/services/identity/staff-admin.server";
 import { requireStaff } from "~/utils/auth.server";
 import { KNOWN_FLAGS } from "~/utils/feature-flag-names";
 import { applyFormOnce } from "~/utils/forms.server";
@@ -23,15 +29,32 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("extend-trial"),
     tenantId: z.string().uuid(),
-    days: z.coerce.number({ error: "Enter a number of days from 1 to 365." }).int("Enter whole days.").min(1, "Enter a number of days from 1 to 365.").max(365, "Enter a number of days from 1 to 365."),
+    days: z.coerce
+      .number({ error: "Enter a number of days from 1 to 365." })
+      .int("Enter whole days.")
+      .min(1, "Enter a number of days from 1 to 365.")
+      .max(365, "Enter a number of days from 1 to 365."),
   }),
   z.object({
     intent: z.literal("set-quota"),
     tenantId: z.string().uuid(),
     // Blank: back to the plan's quota.
-    quota: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.coerce.number({ error: "Enter a quota of 0 or more, or leave it blank." }).int("Enter a whole number.").min(0, "Enter a quota of 0 or more, or leave it blank.").max(1_000_000, "That quota is too large.").nullable()),
+    quota: z.preprocess(
+      (v) => (v === "" || v === undefined ? null : v),
+      z.coerce
+        .number({ error: "Enter a quota of 0 or more, or leave it blank." })
+        .int("Enter a whole number.")
+        .min(0, "Enter a quota of 0 or more, or leave it blank.")
+        .max(1_000_000, "That quota is too large.")
+        .nullable(),
+    ),
   }),
-  z.object({ intent: z.literal("set-flag"), tenantId: z.string().uuid(), flag: z.enum(KNOWN_FLAGS), value: z.enum(["on", "off", "default"]) }),
+  z.object({
+    intent: z.literal("set-flag"),
+    tenantId: z.string().uuid(),
+    flag: z.enum(KNOWN_FLAGS),
+    value: z.enum(["on", "off", "default"]),
+  }),
 ]);
 
 /** Internal staff only (STAFF_EMAILS); everyone else gets a 404. */
@@ -124,14 +147,32 @@ export default function AdminPage() {
                 <td>{t.users}</td>
                 <td>{t.connections ?? "—"}</td>
                 <td>
-                  <RowNumberForm tenantId={t.id} intent="extend-trial" name="days" label={`Days to add for ${t.name}`} defaultValue={14} min={1} max={365} className="w-16">
+                  <RowNumberForm
+                    tenantId={t.id}
+                    intent="extend-trial"
+                    name="days"
+                    label={`Days to add for ${t.name}`}
+                    defaultValue={14}
+                    min={1}
+                    max={365}
+                    className="w-16"
+                  >
                     <Button type="submit" name="intent" value="extend-trial" variant="secondary" aria-label={`Extend trial of ${t.name}`}>
                       Extend
                     </Button>
                   </RowNumberForm>
                 </td>
                 <td>
-                  <RowNumberForm tenantId={t.id} intent="set-quota" name="quota" label={`Yearly quota for ${t.name}`} defaultValue={t.quotaOverride ?? ""} min={0} placeholder="plan" className="w-20">
+                  <RowNumberForm
+                    tenantId={t.id}
+                    intent="set-quota"
+                    name="quota"
+                    label={`Yearly quota for ${t.name}`}
+                    defaultValue={t.quotaOverride ?? ""}
+                    min={0}
+                    placeholder="plan"
+                    className="w-20"
+                  >
                     <Button type="submit" name="intent" value="set-quota" variant="secondary" aria-label={`Set quota of ${t.name}`}>
                       Set
                     </Button>
@@ -146,7 +187,13 @@ export default function AdminPage() {
                       <AlertPill tone={enabled ? "success" : "neutral"}>
                         {flag}: {enabled ? "on" : "off"}
                       </AlertPill>
-                      <Button type="submit" name="intent" value="set-flag" variant="ghost" aria-label={`Turn ${flag} ${enabled ? "off" : "on"} for ${t.name}`}>
+                      <Button
+                        type="submit"
+                        name="intent"
+                        value="set-flag"
+                        variant="ghost"
+                        aria-label={`Turn ${flag} ${enabled ? "off" : "on"} for ${t.name}`}
+                      >
                         Turn {enabled ? "off" : "on"}
                       </Button>
                     </PostForm>
@@ -167,8 +214,8 @@ export default function AdminPage() {
           <ul className="space-y-1 text-sm" data-testid="staff-audit">
             {audit.map((a) => (
               <li key={a.id}>
-                <span className="text-slate-500">{a.createdAt}</span> · {a.actorEmail} · {ACTION_LABELS[a.action] ?? a.action} · {a.tenantName ?? "deleted agency"}{" "}
-                <span className="text-slate-500">{describe(a.details)}</span>
+                <span className="text-slate-500">{a.createdAt}</span> · {a.actorEmail} · {ACTION_LABELS[a.action] ?? a.action} ·{" "}
+                {a.tenantName ?? "deleted agency"} <span className="text-slate-500">{describe(a.details)}</span>
               </li>
             ))}
           </ul>
@@ -228,7 +275,14 @@ function RowNumberForm({
         <label className="sr-only" htmlFor={field.id}>
           {label}
         </label>
-        <input {...getInputProps(field, { type: "number" })} aria-describedby={message ? field.errorId : undefined} min={min} max={max} placeholder={placeholder} className={`${className} rounded border border-slate-300 px-1 py-1`} />
+        <input
+          {...getInputProps(field, { type: "number" })}
+          aria-describedby={message ? field.errorId : undefined}
+          min={min}
+          max={max}
+          placeholder={placeholder}
+          className={`${className} rounded border border-slate-300 px-1 py-1`}
+        />
         {children}
       </PostForm>
       {message ? (

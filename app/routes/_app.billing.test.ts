@@ -42,7 +42,10 @@ async function signedIn(role: "admin" | "staff" = "admin") {
 }
 
 async function trialEnd(db: Awaited<ReturnType<typeof createTestTenant>>["db"], tenantId: string) {
-  const [row] = await db.select({ trialEndsAt: billingAccounts.trialEndsAt }).from(billingAccounts).where(eq(billingAccounts.tenantId, tenantId));
+  const [row] = await db
+    .select({ trialEndsAt: billingAccounts.trialEndsAt })
+    .from(billingAccounts)
+    .where(eq(billingAccounts.tenantId, tenantId));
   return row.trialEndsAt.getTime();
 }
 
@@ -61,7 +64,9 @@ describe("/billing in local mode", () => {
     expect(page.usage).toMatchObject({ currentYearUsage: 1, annualQuota: 25, percent: 4 });
     expect(page.monthly?.total).toBe(1);
 
-    const response = await call(() => billingAction(args(makeRequest("/billing", { cookie, form: { intent: "change-plan", plan: "starter" } }))));
+    const response = await call(() =>
+      billingAction(args(makeRequest("/billing", { cookie, form: { intent: "change-plan", plan: "starter" } }))),
+    );
     expect(response).toBeInstanceOf(Response);
     expect((response as Response).headers.get("Location")).toBe("/billing");
     const after = (await billingLoader(args(makeRequest("/billing", { cookie })))) as Awaited<ReturnType<typeof billingLoader>>;
@@ -71,16 +76,22 @@ describe("/billing in local mode", () => {
 
   test("an unknown plan is a field error, not a 500; a bad usage query falls back", async () => {
     const { cookie } = await signedIn();
-    const result = await call(() => billingAction(args(makeRequest("/billing", { cookie, form: { intent: "change-plan", plan: "platinum" } }))));
+    const result = await call(() =>
+      billingAction(args(makeRequest("/billing", { cookie, form: { intent: "change-plan", plan: "platinum" } }))),
+    );
     expect(statusOf(result)).toBe(400);
-    const page = (await billingLoader(args(makeRequest("/billing?year=abc&month=13", { cookie })))) as Awaited<ReturnType<typeof billingLoader>>;
+    const page = (await billingLoader(args(makeRequest("/billing?year=abc&month=13", { cookie })))) as Awaited<
+      ReturnType<typeof billingLoader>
+    >;
     expect(page.monthly?.month).toBeNull();
     expect(page.monthly?.buckets).toHaveLength(12);
   });
 
   test("a non-admin user cannot change billing", async () => {
     const { cookie } = await signedIn("staff");
-    const result = await call(() => billingAction(args(makeRequest("/billing", { cookie, form: { intent: "change-plan", plan: "agency" } }))));
+    const result = await call(() =>
+      billingAction(args(makeRequest("/billing", { cookie, form: { intent: "change-plan", plan: "agency" } }))),
+    );
     expect(statusOf(result)).toBe(403);
   });
 
@@ -91,7 +102,9 @@ describe("/billing in local mode", () => {
     const page = (await billingLoader(args(makeRequest("/billing", { cookie })))) as Awaited<ReturnType<typeof billingLoader>>;
     expect(page.usage).toBeNull();
     expect(page.monthly).toBeNull();
-    expect(statusOf(await usageApi(args(makeRequest("/api/billing-subscription/remarket-usage", { headers: { Authorization: bearer } }))))).toBe(404);
+    expect(
+      statusOf(await usageApi(args(makeRequest("/api/billing-subscription/remarket-usage", { headers: { Authorization: bearer } })))),
+    ).toBe(404);
   });
 });
 
@@ -116,28 +129,57 @@ describe("tenant isolation", () => {
     });
 
     // The usage APIs answer for the session's tenant, whatever id is passed.
-    const usage = (await usageApi(args(makeRequest(`/api/billing-subscription/remarket-usage?tenantId=${b.ctx.tenantId}`, { headers: { Authorization: a.bearer } })))) as Response;
+    const usage = (await usageApi(
+      args(makeRequest(`/api/billing-subscription/remarket-usage?tenantId=${b.ctx.tenantId}`, { headers: { Authorization: a.bearer } })),
+    )) as Response;
     expect((await usage.json()).data.remarketQuota).toMatchObject({ currentYearUsage: 0, annual_quota: 25 });
-    const monthly = (await monthlyApi(args(makeRequest(`/api/billing-subscription/monthly-usage?tenantId=${b.ctx.tenantId}`, { headers: { Authorization: a.bearer } })))) as Response;
+    const monthly = (await monthlyApi(
+      args(makeRequest(`/api/billing-subscription/monthly-usage?tenantId=${b.ctx.tenantId}`, { headers: { Authorization: a.bearer } })),
+    )) as Response;
     expect((await monthly.json()).data.total).toBe(0);
 
     // B's Stripe customer: no portal session and no lookup by B's e-mail.
-    const portal = (await portalApi(args(makeRequest(`/api/stripe/billing-portal-session?customer_id=${customerOfB}`, { headers: { Authorization: a.bearer }, method: "POST" })))) as Response;
+    const portal = (await portalApi(
+      args(
+        makeRequest(`/api/stripe/billing-portal-session?customer_id=${customerOfB}`, {
+          headers: { Authorization: a.bearer },
+          method: "POST",
+        }),
+      ),
+    )) as Response;
     expect(portal.status).toBe(404);
-    const lookup = (await customerIdApi(args(makeRequest(`/api/stripe/get-payment-customer-id?email=${encodeURIComponent(b.user.email)}`, { headers: { Authorization: a.bearer } })))) as Response;
+    const lookup = (await customerIdApi(
+      args(
+        makeRequest(`/api/stripe/get-payment-customer-id?email=${encodeURIComponent(b.user.email)}`, {
+          headers: { Authorization: a.bearer },
+        }),
+      ),
+    )) as Response;
     expect(lookup.status).toBe(404);
-    const ownLookup = (await customerIdApi(args(makeRequest(`/api/stripe/get-payment-customer-id?email=${encodeURIComponent(b.user.email)}`, { headers: { Authorization: b.bearer } })))) as Response;
+    const ownLookup = (await customerIdApi(
+      args(
+        makeRequest(`/api/stripe/get-payment-customer-id?email=${encodeURIComponent(b.user.email)}`, {
+          headers: { Authorization: b.bearer },
+        }),
+      ),
+    )) as Response;
     expect((await ownLookup.json()).data.customerId).toBe(customerOfB);
 
     // The staff admin (trial, quota, flags by tenant id) is a 404 for a tenant admin.
     const before = await trialEnd(b.db, b.ctx.tenantId);
-    const admin = await call(() => adminAction(args(makeRequest("/admin", { cookie: a.cookie, form: { intent: "extend-trial", tenantId: b.ctx.tenantId, days: "30" } }))));
+    const admin = await call(() =>
+      adminAction(
+        args(makeRequest("/admin", { cookie: a.cookie, form: { intent: "extend-trial", tenantId: b.ctx.tenantId, days: "30" } })),
+      ),
+    );
     expect(statusOf(admin)).toBe(404);
     expect(statusOf(await call(() => adminLoader(args(makeRequest("/admin", { cookie: a.cookie })))))).toBe(404);
     expect(await trialEnd(b.db, b.ctx.tenantId)).toBe(before);
 
     // A tenant id smuggled into the billing form changes nothing but the admin's own tenant.
-    const smuggled = await call(() => billingAction(args(makeRequest("/billing", { cookie: a.cookie, form: { intent: "portal", tenantId: b.ctx.tenantId } }))));
+    const smuggled = await call(() =>
+      billingAction(args(makeRequest("/billing", { cookie: a.cookie, form: { intent: "portal", tenantId: b.ctx.tenantId } }))),
+    );
     expect((smuggled as Response).headers.get("Location")).toMatch(/^https:\/\/billing\.stripe\.test\//);
     const lastPortal = standIn.requests.filter((r) => r.path === "/v1/billing_portal/sessions").at(-1);
     expect(lastPortal?.body.get("customer")).not.toBe(customerOfB);
@@ -155,7 +197,10 @@ describe("/admin for staff", () => {
 
   test("staff extend a trial, change a quota and toggle a flag; each action is audited and listed", async () => {
     const staff = await signedIn();
-    await staff.db.update(users).set({ email: `${staffLocal}@example.test` }).where(eq(users.id, staff.user.id));
+    await staff.db
+      .update(users)
+      .set({ email: `${staffLocal}@example.test` })
+      .where(eq(users.id, staff.user.id));
     const target = await signedIn();
     const post = (form: Record<string, string>) => call(() => adminAction(args(makeRequest("/admin", { cookie: staff.cookie, form }))));
 
@@ -168,7 +213,10 @@ describe("/admin for staff", () => {
     const invalid = await post({ intent: "extend-trial", tenantId: target.ctx.tenantId, days: "-3" });
     expect(statusOf(invalid)).toBe(400);
     // The row's form gets the message on its field and the entered value back.
-    expect(unwrapData(invalid).data).toMatchObject({ initialValue: { tenantId: target.ctx.tenantId, intent: "extend-trial", days: "-3" }, error: { days: ["Enter a number of days from 1 to 365."] } });
+    expect(unwrapData(invalid).data).toMatchObject({
+      initialValue: { tenantId: target.ctx.tenantId, intent: "extend-trial", days: "-3" },
+      error: { days: ["Enter a number of days from 1 to 365."] },
+    });
     expect(await trialEnd(target.db, target.ctx.tenantId)).toBe(before + 10 * 86_400_000);
     expect(statusOf(await post({ intent: "extend-trial", tenantId: randomUUID(), days: "3" }))).toBe(404);
 
@@ -178,7 +226,10 @@ describe("/admin for staff", () => {
     expect(row?.flags.billing).toBe(false);
     const mine = page.audit.filter((a) => a.tenantName === row?.name).map((a) => a.action);
     expect(mine.sort()).toEqual(["staff.flag_changed", "staff.quota_changed", "staff.trial_extended"]);
-    const stored = await target.db.select({ actorEmail: auditEvents.actorEmail }).from(auditEvents).where(eq(auditEvents.tenantId, target.ctx.tenantId));
+    const stored = await target.db
+      .select({ actorEmail: auditEvents.actorEmail })
+      .from(auditEvents)
+      .where(eq(auditEvents.tenantId, target.ctx.tenantId));
     expect(stored.every((a) => a.actorEmail === `${staffLocal}@example.test`)).toBe(true);
   });
 });

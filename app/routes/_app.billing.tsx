@@ -90,7 +90,9 @@ export default function BillingPage() {
   return (
     <div className="max-w-4xl space-y-8">
       <h1 className="text-2xl font-bold">Billing</h1>
-      {checkout === "success" ? <Notice tone="success">Thank you. Your billing details update here as soon as Stripe confirms them.</Notice> : null}
+      {checkout === "success" ? (
+        <Notice tone="success">Thank you. Your billing details update here as soon as Stripe confirms them.</Notice>
+      ) : null}
       {checkout === "canceled" ? <Notice tone="neutral">Checkout was canceled; nothing changed.</Notice> : null}
       <SubscriptionCard overview={overview} />
       {isAdmin ? <BillingActions overview={overview} /> : <p className="text-sm text-slate-500">Only agency admins can change billing.</p>}
@@ -114,7 +116,10 @@ function BillingActions({ overview }: { overview: ReturnType<typeof useLoaderDat
   const local = overview.mode === "local";
   const subscribed = overview.plan !== null;
   return (
-    <section aria-labelledby="billing-actions-title" className="space-y-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+    <section
+      aria-labelledby="billing-actions-title"
+      className="space-y-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+    >
       <h2 id="billing-actions-title" className="text-lg font-semibold">
         {subscribed ? "Change plan" : "Choose a plan"}
       </h2>
@@ -173,7 +178,10 @@ function UsageSection({ initial }: { initial: Usage }) {
   const used = initial.currentYearUsage;
   const quota = initial.annualQuota;
   return (
-    <section aria-labelledby="usage-title" className="space-y-3 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+    <section
+      aria-labelledby="usage-title"
+      className="space-y-3 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+    >
       <h2 id="usage-title" className="text-lg font-semibold">
         Re-marketing quota
       </h2>
@@ -182,10 +190,19 @@ function UsageSection({ initial }: { initial: Usage }) {
   );
 }
 
-function MonthlyUsage({ monthly, years }: { monthly: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["monthly"]>; years: number[] }) {
+function MonthlyUsage({
+  monthly,
+  years,
+}: {
+  monthly: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["monthly"]>;
+  years: number[];
+}) {
   const period = monthly.month ? `${MONTH_NAMES[monthly.month - 1]} ${monthly.year}` : String(monthly.year);
   return (
-    <section aria-labelledby="monthly-title" className="space-y-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+    <section
+      aria-labelledby="monthly-title"
+      className="space-y-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+    >
       <h2 id="monthly-title" className="text-lg font-semibold">
         Usage by {monthly.month ? "day" : "month"}
       </h2>

@@ -27,7 +27,59 @@ import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Carriers | Remarket" }];
 
-const STATES = ["AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY"];
+const STATES = [
+  "AL",
+  "AK",
+  "AZ",
+  "AR",
+  "CA",
+  "CO",
+  "CT",
+  "DE",
+  "DC",
+  "FL",
+  "GA",
+  "HI",
+  "ID",
+  "IL",
+  "IN",
+  "IA",
+  "KS",
+  "KY",
+  "LA",
+  "ME",
+  "MD",
+  "MA",
+  "MI",
+  "MN",
+  "MS",
+  "MO",
+  "MT",
+  "NE",
+  "NV",
+  "NH",
+  "NJ",
+  "NM",
+  "NY",
+  "NC",
+  "ND",
+  "OH",
+  "OK",
+  "OR",
+  "PA",
+  "RI",
+  "SC",
+  "SD",
+  "TN",
+  "TX",
+  "UT",
+  "VT",
+  "VA",
+  "WA",
+  "WV",
+  "WI",
+  "WY",
+];
 
 const code = singleLineText().max(40, "Keep codes under 40 characters.").optional();
 const ActionSchema = z.discriminatedUnion("intent", [
@@ -46,8 +98,16 @@ const ActionSchema = z.discriminatedUnion("intent", [
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
-  const line = z.enum(LINES_OF_BUSINESS).optional().catch(undefined).parse(url.searchParams.get("line") || undefined);
-  const state = z.enum(STATES as [string, ...string[]]).optional().catch(undefined).parse(url.searchParams.get("state") || undefined);
+  const line = z
+    .enum(LINES_OF_BUSINESS)
+    .optional()
+    .catch(undefined)
+    .parse(url.searchParams.get("line") || undefined);
+  const state = z
+    .enum(STATES as [string, ...string[]])
+    .optional()
+    .catch(undefined)
+    .parse(url.searchParams.get("state") || undefined);
   const invalidOnly = url.searchParams.get("invalid") === "1";
   const [mine, catalogue] = await Promise.all([listTenantCarriers(ctx, { invalidOnly }), listCatalogue(ctx, { line, state })]);
   return { mine, catalogue, line: line ?? "", state: state ?? "", invalidOnly };
@@ -86,7 +146,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
         }
         case "invalid": {
           const row = await setCredentialsInvalid(ctx, input.id, input.value === "true");
-          return redirectWithToast(back, { type: "success", message: input.value === "true" ? `${row.name}: credentials marked invalid.` : `${row.name}: credentials marked valid.` });
+          return redirectWithToast(back, {
+            type: "success",
+            message: input.value === "true" ? `${row.name}: credentials marked invalid.` : `${row.name}: credentials marked valid.`,
+          });
         }
       }
     });
@@ -104,7 +167,9 @@ export default function CarriersPage() {
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-bold">Carriers</h1>
-        <p className="text-sm text-slate-600 dark:text-slate-300">Your appointments, agency and producer numbers, portal credentials, and who writes what where.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Your appointments, agency and producer numbers, portal credentials, and who writes what where.
+        </p>
       </div>
       {formErrors ? <Notice tone="error">{formErrors.join(" ")}</Notice> : null}
 
@@ -132,7 +197,9 @@ export default function CarriersPage() {
               {mine.length === 0 ? (
                 <tr>
                   <td colSpan={4} className="py-4 text-center text-slate-500">
-                    {invalidOnly ? "No carrier has invalid credentials." : "Add the carriers you are appointed with from the catalogue below."}
+                    {invalidOnly
+                      ? "No carrier has invalid credentials."
+                      : "Add the carriers you are appointed with from the catalogue below."}
                   </td>
                 </tr>
               ) : null}
@@ -149,7 +216,11 @@ export default function CarriersPage() {
                     {c.portalUsername ? (
                       <>
                         {c.portalUsername} {c.hasSecret ? "· password stored" : ""}{" "}
-                        {c.credentialsInvalid ? <AlertPill tone="error">Invalid credentials</AlertPill> : <AlertPill tone="success">Valid</AlertPill>}
+                        {c.credentialsInvalid ? (
+                          <AlertPill tone="error">Invalid credentials</AlertPill>
+                        ) : (
+                          <AlertPill tone="success">Valid</AlertPill>
+                        )}
                       </>
                     ) : (
                       <span className="text-slate-500">No credentials</span>
@@ -167,7 +238,13 @@ export default function CarriersPage() {
 
       <Card title="Carrier catalogue">
         <Form method="get" className="mb-3 flex flex-wrap items-end gap-3" aria-label="Who writes what where">
-          <FilterSelect name="line" label="Writes line" value={line} all="Any line" options={LINES_OF_BUSINESS.map((l) => ({ value: l, label: l }))} />
+          <FilterSelect
+            name="line"
+            label="Writes line"
+            value={line}
+            all="Any line"
+            options={LINES_OF_BUSINESS.map((l) => ({ value: l, label: l }))}
+          />
           <FilterSelect name="state" label="In state" value={state} all="Any state" options={STATES.map((s) => ({ value: s, label: s }))} />
           <Button type="submit" variant="secondary">
             Find carriers

@@ -60,13 +60,17 @@ function readDraftFields(formData: FormData): Draft {
  * Saving needs every required field mapped (`field:<key>` selects): each missing one is marked on
  * its select, and the form says which are missing.
  */
-const SaveSchema = z.looseObject({ intent: z.literal("save"), object: z.string({ error: "Choose the object to import." }) }).superRefine((form, ctx) => {
-  const fields = Object.fromEntries(CANONICAL_FIELDS.map((f) => [f.key, typeof form[`field:${f.key}`] === "string" ? (form[`field:${f.key}`] as string) : undefined]));
-  const missing = missingRequiredFields(fields);
-  if (missing.length === 0) return;
-  ctx.addIssue({ code: "custom", path: [], message: `Map the required fields first: ${missing.map(fieldLabel).join(", ")}.` });
-  for (const key of missing) ctx.addIssue({ code: "custom", path: [`field:${key}`], message: `Map ${fieldLabel(key)}: it is required.` });
-});
+const SaveSchema = z
+  .looseObject({ intent: z.literal("save"), object: z.string({ error: "Choose the object to import." }) })
+  .superRefine((form, ctx) => {
+    const fields = Object.fromEntries(
+      CANONICAL_FIELDS.map((f) => [f.key, typeof form[`field:${f.key}`] === "string" ? (form[`field:${f.key}`] as string) : undefined]),
+    );
+    const missing = missingRequiredFields(fields);
+    if (missing.length === 0) return;
+    ctx.addIssue({ code: "custom", path: [], message: `Map the required fields first: ${missing.map(fieldLabel).join(", ")}.` });
+    for (const key of missing) ctx.addIssue({ code: "custom", path: [`field:${key}`], message: `Map ${fieldLabel(key)}: it is required.` });
+  });
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { ctx, connection, integration } = await requireWizardStep(request, context, params.connectionId, "CONNECTION_MAPPING");
@@ -93,10 +97,18 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       lineOfBusiness: { ...values.suggested.lineOfBusiness, ...saved?.valueMaps.lineOfBusiness, ...fromDraft?.valueMaps.lineOfBusiness },
       status: { ...values.suggested.status, ...saved?.valueMaps.status, ...fromDraft?.valueMaps.status },
     };
-    const mapping: ConnectionMapping = { object: source.object, fields, valueMaps, preset: presetParam ?? saved?.preset ?? suggestion.preset };
+    const mapping: ConnectionMapping = {
+      object: source.object,
+      fields,
+      valueMaps,
+      preset: presetParam ?? saved?.preset ?? suggestion.preset,
+    };
     const scan = await scanSource(connector, mapping, { limit: integration.source === "api" ? 2_000 : PREVIEW_SCAN_LIMIT });
     const browse = url.searchParams.get("values");
-    const browsed = browse && attributeNames.includes(browse) ? { attribute: browse, values: await connector.listValues(source.object, browse, 50) } : null;
+    const browsed =
+      browse && attributeNames.includes(browse)
+        ? { attribute: browse, values: await connector.listValues(source.object, browse, 50) }
+        : null;
     return {
       ...base,
       error: null,
@@ -159,8 +171,18 @@ export default function MappingPage() {
   const fetcher = useFetcher();
   const { connection } = loaderData;
   // A refused save; the draft autosave answers `{ saved }`, which is no form's result.
-  const [form, fields] = useForm({ id: "mapping", lastResult: resultFor(actionData && "initialValue" in actionData ? actionData : undefined, { intent: "save" }) });
-  const progress = <WizardProgress current="CONNECTION_MAPPING" reached={connection.step} connectionId={connection.id} integrationId={connection.integrationId} />;
+  const [form, fields] = useForm({
+    id: "mapping",
+    lastResult: resultFor(actionData && "initialValue" in actionData ? actionData : undefined, { intent: "save" }),
+  });
+  const progress = (
+    <WizardProgress
+      current="CONNECTION_MAPPING"
+      reached={connection.step}
+      connectionId={connection.id}
+      integrationId={connection.integrationId}
+    />
+  );
   if (!("source" in loaderData) || loaderData.error !== null) {
     return (
       <WizardPage title="Mapping" connectionName={connection.name} progress={progress}>
@@ -182,8 +204,8 @@ export default function MappingPage() {
   return (
     <WizardPage title="Mapping" connectionName={connection.name} progress={progress}>
       <p className="text-sm text-slate-600 dark:text-slate-300">
-        Match the columns of <strong>{source.objects.find((o) => o.name === source.object)?.label ?? source.object}</strong> to Remarket’s fields.
-        Suggestions are filled in; check the preview below before you continue.
+        Match the columns of <strong>{source.objects.find((o) => o.name === source.object)?.label ?? source.object}</strong> to Remarket’s
+        fields. Suggestions are filled in; check the preview below before you continue.
       </p>
       <div className="flex flex-wrap items-end gap-4">
         {source.objects.length > 1 ? (
@@ -268,19 +290,35 @@ export default function MappingPage() {
             </div>
           </fieldset>
         ))}
-        {missing.length > 0 ? (
-          <Notice tone="warning">Required and not mapped yet: {missing.map(fieldLabel).join(", ")}.</Notice>
-        ) : null}
+        {missing.length > 0 ? <Notice tone="warning">Required and not mapped yet: {missing.map(fieldLabel).join(", ")}.</Notice> : null}
 
-        <ValueMapSection title="Lines of business" prefix="lob" values={lobValues} chosen={mapping.valueMaps.lineOfBusiness} options={LINES_OF_BUSINESS.map((l) => ({ value: l, label: `${l} — ${LOB_LABELS[l]}` }))} />
-        <ValueMapSection title="Policy statuses" prefix="status" values={statusValues} chosen={mapping.valueMaps.status} options={POLICY_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))} />
+        <ValueMapSection
+          title="Lines of business"
+          prefix="lob"
+          values={lobValues}
+          chosen={mapping.valueMaps.lineOfBusiness}
+          options={LINES_OF_BUSINESS.map((l) => ({ value: l, label: `${l} — ${LOB_LABELS[l]}` }))}
+        />
+        <ValueMapSection
+          title="Policy statuses"
+          prefix="status"
+          values={statusValues}
+          chosen={mapping.valueMaps.status}
+          options={POLICY_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+        />
 
         <section aria-labelledby="preview-title" className="space-y-2">
           <div className="flex items-center justify-between">
             <h2 id="preview-title" className="text-lg font-semibold">
               Preview
             </h2>
-            <Button type="submit" name="intent" value="preview" variant="secondary" pending={navigation.formData?.get("intent") === "preview"}>
+            <Button
+              type="submit"
+              name="intent"
+              value="preview"
+              variant="secondary"
+              pending={navigation.formData?.get("intent") === "preview"}
+            >
               Update preview
             </Button>
           </div>
@@ -331,7 +369,10 @@ export default function MappingPage() {
           ) : null}
         </section>
 
-        <WizardActions backTo={stepRoute("CONNECTION_SETTING", connection.id, connection.integrationId)} pending={navigation.formData?.get("intent") === "save"} />
+        <WizardActions
+          backTo={stepRoute("CONNECTION_SETTING", connection.id, connection.integrationId)}
+          pending={navigation.formData?.get("intent") === "save"}
+        />
       </PostForm>
 
       <section aria-labelledby="browse-title" className="space-y-2 rounded-lg bg-slate-50 p-4 dark:bg-slate-900">
@@ -340,7 +381,12 @@ export default function MappingPage() {
         </h2>
         <Form method="get" className="flex items-end gap-2">
           <input type="hidden" name="object" value={source.object} />
-          <select name="values" defaultValue={browsed?.attribute ?? ""} aria-label="Column" className="rounded-md px-2 py-1.5 text-sm ring-1 ring-slate-300">
+          <select
+            name="values"
+            defaultValue={browsed?.attribute ?? ""}
+            aria-label="Column"
+            className="rounded-md px-2 py-1.5 text-sm ring-1 ring-slate-300"
+          >
             {source.attributes.map((a) => (
               <option key={a.name} value={a.name}>
                 {a.label}
@@ -389,7 +435,11 @@ function ValueMapSection({
               {v.value} <span className="text-slate-500">× {v.count}</span>
             </span>
             <input type="hidden" name={`${prefix}Value:${i}`} value={v.value} />
-            <select name={`${prefix}:${i}`} defaultValue={chosen[v.value] ?? ""} className="rounded-md px-2 py-1 text-sm ring-1 ring-slate-300 dark:bg-slate-900">
+            <select
+              name={`${prefix}:${i}`}
+              defaultValue={chosen[v.value] ?? ""}
+              className="rounded-md px-2 py-1 text-sm ring-1 ring-slate-300 dark:bg-slate-900"
+            >
               {options.map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}

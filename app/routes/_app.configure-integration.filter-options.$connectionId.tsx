@@ -38,10 +38,18 @@ function labelFor(dimension: FilterDimension, value: string) {
  * checkboxes); what was offered and not ticked is excluded. A dimension with values needs one ticked.
  */
 const FiltersSchema = z
-  .object(Object.fromEntries(FILTER_DIMENSIONS.flatMap((d) => [[d, z.array(z.string()).default([])], [`offered:${d}`, z.array(z.string()).default([])]])) as Record<string, z.ZodDefault<z.ZodArray<z.ZodString>>>)
+  .object(
+    Object.fromEntries(
+      FILTER_DIMENSIONS.flatMap((d) => [
+        [d, z.array(z.string()).default([])],
+        [`offered:${d}`, z.array(z.string()).default([])],
+      ]),
+    ) as Record<string, z.ZodDefault<z.ZodArray<z.ZodString>>>,
+  )
   .superRefine((form, ctx) => {
     for (const d of FILTER_DIMENSIONS) {
-      if (form[`offered:${d}`].length > 0 && form[d].length === 0) ctx.addIssue({ code: "custom", path: [d], message: `Tick at least one of the ${TITLES[d].toLowerCase()}.` });
+      if (form[`offered:${d}`].length > 0 && form[d].length === 0)
+        ctx.addIssue({ code: "custom", path: [d], message: `Tick at least one of the ${TITLES[d].toLowerCase()}.` });
     }
   });
 
@@ -102,7 +110,14 @@ export default function FilterOptionsPage() {
     <WizardPage
       title="Filter options"
       connectionName={connection.name}
-      progress={<WizardProgress current="FILTER_OPTIONS" reached={connection.step} connectionId={connection.id} integrationId={connection.integrationId} />}
+      progress={
+        <WizardProgress
+          current="FILTER_OPTIONS"
+          reached={connection.step}
+          connectionId={connection.id}
+          integrationId={connection.integrationId}
+        />
+      }
     >
       {error ? (
         <Notice tone="error">
@@ -142,7 +157,10 @@ export default function FilterOptionsPage() {
             </fieldset>
           ))}
         </div>
-        <WizardActions backTo={stepRoute("TASK_CREATION", connection.id, connection.integrationId)} pending={navigation.state === "submitting"} />
+        <WizardActions
+          backTo={stepRoute("TASK_CREATION", connection.id, connection.integrationId)}
+          pending={navigation.state === "submitting"}
+        />
       </PostForm>
     </WizardPage>
   );

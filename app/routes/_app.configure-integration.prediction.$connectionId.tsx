@@ -8,7 +8,12 @@ import { Notice } from "~/components/ui/alert-pill";
 import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
 import { LINES_OF_BUSINESS } from "~/db/schema/book";
 import { markStepSaved } from "~/services/connections/connections.server";
-import { getForecastPreference, listForecastPreferences, saveForecastPreference, type ForecastPreference } from "~/services/renewals/forecast-preferences.server";
+import {
+  getForecastPreference,
+  listForecastPreferences,
+  saveForecastPreference,
+  type ForecastPreference,
+} from "~/services/renewals/forecast-preferences.server";
 import { LOB_LABELS } from "~/services/connections/mapping/values";
 import { applyFormOnce } from "~/utils/forms.server";
 import { codeToPeriodLabel, periodToCode } from "~/utils/format";
@@ -38,21 +43,39 @@ const PreferenceSchema = z.object({
       }
       return n;
     }),
-  actDaysBeforeExpiration: z.number({ error: "Enter a number of days." }).int("Use whole days.").min(1, "Use 1 day or more.").max(365, "Use at most 365 days."),
+  actDaysBeforeExpiration: z
+    .number({ error: "Enter a number of days." })
+    .int("Use whole days.")
+    .min(1, "Use 1 day or more.")
+    .max(365, "Use at most 365 days."),
   excludeFirstTerm: z.boolean().default(false),
   excludeZeroPremium: z.boolean().default(false),
 });
 
 // A line's fieldset counts only when its "own settings" box is ticked; otherwise 'all' applies to it.
-const LinePreferenceSchema = z.preprocess((v) => (v && typeof v === "object" && "own" in v && v.own === "on" ? v : undefined), PreferenceSchema.optional());
+const LinePreferenceSchema = z.preprocess(
+  (v) => (v && typeof v === "object" && "own" in v && v.own === "on" ? v : undefined),
+  PreferenceSchema.optional(),
+);
 
 /** The form's fields are named `<forecast object>.<setting>` (`all.window`, `HOME.thresholdPct`): one fieldset each. */
 const PredictionSchema = z.object({
   [ALL_LINES]: PreferenceSchema,
-  ...(Object.fromEntries(LINES_OF_BUSINESS.map((line) => [line, LinePreferenceSchema])) as Record<(typeof LINES_OF_BUSINESS)[number], typeof LinePreferenceSchema>),
+  ...(Object.fromEntries(LINES_OF_BUSINESS.map((line) => [line, LinePreferenceSchema])) as Record<
+    (typeof LINES_OF_BUSINESS)[number],
+    typeof LinePreferenceSchema
+  >),
 });
 
-type Settings = { window: string; thresholdPct: string; thresholdAmount: string; actDaysBeforeExpiration: string; excludeFirstTerm: string; excludeZeroPremium: string; own?: string };
+type Settings = {
+  window: string;
+  thresholdPct: string;
+  thresholdAmount: string;
+  actDaysBeforeExpiration: string;
+  excludeFirstTerm: string;
+  excludeZeroPremium: string;
+  own?: string;
+};
 
 function linesIn(valueMaps: Record<string, string> | undefined) {
   const present = new Set(Object.values(valueMaps ?? {}));
@@ -63,14 +86,24 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { ctx, connection } = await requireWizardStep(request, context, params.connectionId, "PREDICTION_SETTING");
   const saved = await listForecastPreferences(ctx);
   const all = await getForecastPreference(ctx, ALL_LINES);
-  const lines = [...new Set([...linesIn(connection.mapping?.valueMaps.lineOfBusiness), ...saved.map((p) => p.forecastObjectId).filter((id) => id !== ALL_LINES)])];
+  const lines = [
+    ...new Set([
+      ...linesIn(connection.mapping?.valueMaps.lineOfBusiness),
+      ...saved.map((p) => p.forecastObjectId).filter((id) => id !== ALL_LINES),
+    ]),
+  ];
   return {
     connection: { id: connection.id, name: connection.name, step: connection.step, integrationId: connection.integrationId },
     objects: [
       { id: ALL_LINES, label: "All lines of business", own: true, pref: all },
       ...lines.map((id) => {
         const own = saved.find((p) => p.forecastObjectId === id);
-        return { id, label: LOB_LABELS[id as keyof typeof LOB_LABELS] ?? id, own: Boolean(own), pref: own ?? { ...all, forecastObjectId: id } };
+        return {
+          id,
+          label: LOB_LABELS[id as keyof typeof LOB_LABELS] ?? id,
+          own: Boolean(own),
+          pref: own ?? { ...all, forecastObjectId: id },
+        };
       }),
     ],
   };
@@ -128,7 +161,14 @@ export default function PredictionPage() {
     <WizardPage
       title="Prediction"
       connectionName={connection.name}
-      progress={<WizardProgress current="PREDICTION_SETTING" reached={connection.step} connectionId={connection.id} integrationId={connection.integrationId} />}
+      progress={
+        <WizardProgress
+          current="PREDICTION_SETTING"
+          reached={connection.step}
+          connectionId={connection.id}
+          integrationId={connection.integrationId}
+        />
+      }
     >
       <p className="text-sm text-slate-600 dark:text-slate-300">
         Which renewals should be re-marketed: the forecast window, the premium increase that flags a renewal, and when to act.
@@ -172,7 +212,10 @@ export default function PredictionPage() {
             </fieldset>
           );
         })}
-        <WizardActions backTo={stepRoute("CONNECTION_MAPPING", connection.id, connection.integrationId)} pending={navigation.state === "submitting"} />
+        <WizardActions
+          backTo={stepRoute("CONNECTION_MAPPING", connection.id, connection.integrationId)}
+          pending={navigation.state === "submitting"}
+        />
       </PostForm>
     </WizardPage>
   );

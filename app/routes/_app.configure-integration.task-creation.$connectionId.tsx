@@ -33,9 +33,16 @@ const settingSchema = (employeeIds: string[]) =>
         .refine((id) => id === undefined || employeeIds.includes(id), "Choose one of the listed employees."),
       activityCode: singleLineText().max(50).optional(),
       workGroup: singleLineText().max(50).optional(),
-      dueDaysBeforeExpiration: z.number({ error: "Enter a number of days." }).int("Use whole days.").min(0, "Use 0 or more.").max(365, "Use at most 365 days."),
+      dueDaysBeforeExpiration: z
+        .number({ error: "Enter a number of days." })
+        .int("Use whole days.")
+        .min(0, "Use 0 or more.")
+        .max(365, "Use at most 365 days."),
     })
-    .refine((v) => v.assigneeRule !== "fixed" || Boolean(v.fixedEmployeeAccountId), { message: "Choose the employee.", path: ["fixedEmployeeAccountId"] });
+    .refine((v) => v.assigneeRule !== "fixed" || Boolean(v.fixedEmployeeAccountId), {
+      message: "Choose the employee.",
+      path: ["fixedEmployeeAccountId"],
+    });
 
 const AddSchema = z.object({
   intent: z.literal("add"),
@@ -73,7 +80,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   try {
     return await applyFormOnce(request, formData, async () => {
       if (input.intent === "add") {
-        await addTaskOption(ctx, connection, { kind: input.kind, code: input.code || input.label, label: input.label, email: input.email || null });
+        await addTaskOption(ctx, connection, {
+          kind: input.kind,
+          code: input.code || input.label,
+          label: input.label,
+          email: input.email || null,
+        });
         return redirect(here);
       }
       if (input.intent === "remove") {
@@ -117,10 +129,20 @@ export default function TaskCreationPage() {
     <WizardPage
       title="Task creation"
       connectionName={connection.name}
-      progress={<WizardProgress current="TASK_CREATION" reached={connection.step} connectionId={connection.id} integrationId={connection.integrationId} />}
+      progress={
+        <WizardProgress
+          current="TASK_CREATION"
+          reached={connection.step}
+          connectionId={connection.id}
+          integrationId={connection.integrationId}
+        />
+      }
     >
       <p className="text-sm text-slate-600 dark:text-slate-300">What happens when someone re-markets a policy from this connection.</p>
-      <PostForm {...getFormProps(form)} className="space-y-4 rounded-lg bg-white p-4 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+      <PostForm
+        {...getFormProps(form)}
+        className="space-y-4 rounded-lg bg-white p-4 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+      >
         <label className="flex items-center gap-2 text-sm font-medium">
           <input {...getInputProps(fields.enabled, { type: "checkbox" })} />
           Create a task when a policy is re-marketed
@@ -165,13 +187,31 @@ export default function TaskCreationPage() {
           </label>
         </div>
         {fields.assigneeRule.errors ? <Notice tone="error">{fields.assigneeRule.errors[0]}</Notice> : null}
-        <WizardActions backTo={stepRoute("PREDICTION_SETTING", connection.id, connection.integrationId)} pending={navigation.formData?.get("intent") === "save"} />
+        <WizardActions
+          backTo={stepRoute("PREDICTION_SETTING", connection.id, connection.integrationId)}
+          pending={navigation.formData?.get("intent") === "save"}
+        />
       </PostForm>
 
       <div className="grid gap-4 md:grid-cols-3">
-        <OptionList title="Employee accounts" kind="employee" items={employees.map((e) => ({ id: e.id, text: `${e.name}${e.email ? ` <${e.email}>` : ""}` }))} withEmail />
-        <OptionList title="Activity codes" kind="activity_code" items={activityCodes.map((o) => ({ id: o.id, text: `${o.code} — ${o.label}` }))} withCode />
-        <OptionList title="Work groups" kind="work_group" items={workGroups.map((o) => ({ id: o.id, text: `${o.code} — ${o.label}` }))} withCode />
+        <OptionList
+          title="Employee accounts"
+          kind="employee"
+          items={employees.map((e) => ({ id: e.id, text: `${e.name}${e.email ? ` <${e.email}>` : ""}` }))}
+          withEmail
+        />
+        <OptionList
+          title="Activity codes"
+          kind="activity_code"
+          items={activityCodes.map((o) => ({ id: o.id, text: `${o.code} — ${o.label}` }))}
+          withCode
+        />
+        <OptionList
+          title="Work groups"
+          kind="work_group"
+          items={workGroups.map((o) => ({ id: o.id, text: `${o.code} — ${o.label}` }))}
+          withCode
+        />
       </div>
     </WizardPage>
   );
@@ -186,7 +226,15 @@ function FieldError({ id, errors }: { id: string; errors?: string[] }) {
 }
 
 /** A coded list from the connector (activity codes, work groups), with "—" for none. */
-function CodeSelect({ label, props, options }: { label: string; props: ReturnType<typeof getSelectProps>; options: { id: string; code: string; label: string }[] }) {
+function CodeSelect({
+  label,
+  props,
+  options,
+}: {
+  label: string;
+  props: ReturnType<typeof getSelectProps>;
+  options: { id: string; code: string; label: string }[];
+}) {
   return (
     <label className="text-sm">
       <span className="font-medium">{label}</span>
@@ -203,7 +251,19 @@ function CodeSelect({ label, props, options }: { label: string; props: ReturnTyp
 }
 
 /** A connector list kept by hand: remove an entry, or add one (its refused input comes back with the message). */
-function OptionList({ title, kind, items, withEmail, withCode }: { title: string; kind: (typeof KINDS)[number]; items: { id: string; text: string }[]; withEmail?: boolean; withCode?: boolean }) {
+function OptionList({
+  title,
+  kind,
+  items,
+  withEmail,
+  withCode,
+}: {
+  title: string;
+  kind: (typeof KINDS)[number];
+  items: { id: string; text: string }[];
+  withEmail?: boolean;
+  withCode?: boolean;
+}) {
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: useFormId(`add-${kind}`, actionData),
@@ -221,7 +281,13 @@ function OptionList({ title, kind, items, withEmail, withCode }: { title: string
             <PostForm>
               <input type="hidden" name="kind" value={kind} />
               <input type="hidden" name="id" value={item.id} />
-              <button type="submit" name="intent" value="remove" className="text-xs text-red-700 hover:underline" aria-label={`Remove ${item.text}`}>
+              <button
+                type="submit"
+                name="intent"
+                value="remove"
+                className="text-xs text-red-700 hover:underline"
+                aria-label={`Remove ${item.text}`}
+              >
                 Remove
               </button>
             </PostForm>
@@ -230,9 +296,23 @@ function OptionList({ title, kind, items, withEmail, withCode }: { title: string
       </ul>
       <PostForm {...getFormProps(form)} className="space-y-1">
         <input type="hidden" name="kind" value={kind} />
-        {withCode ? <input {...getInputProps(fields.code, { type: "text" })} placeholder="Code" aria-label={`${title}: code`} className={input} /> : null}
-        <input {...getInputProps(fields.label, { type: "text" })} placeholder={withCode ? "Description" : "Name"} aria-label={`${title}: name`} className={input} />
-        {withEmail ? <input {...getInputProps(fields.email, { type: "email" })} placeholder="E-mail (optional)" aria-label={`${title}: e-mail`} className={input} /> : null}
+        {withCode ? (
+          <input {...getInputProps(fields.code, { type: "text" })} placeholder="Code" aria-label={`${title}: code`} className={input} />
+        ) : null}
+        <input
+          {...getInputProps(fields.label, { type: "text" })}
+          placeholder={withCode ? "Description" : "Name"}
+          aria-label={`${title}: name`}
+          className={input}
+        />
+        {withEmail ? (
+          <input
+            {...getInputProps(fields.email, { type: "email" })}
+            placeholder="E-mail (optional)"
+            aria-label={`${title}: e-mail`}
+            className={input}
+          />
+        ) : null}
         <ErrorList id={form.errorId} errors={form.errors} />
         <ErrorList id={fields.code.errorId} errors={fields.code.errors} />
         <ErrorList id={fields.label.errorId} errors={fields.label.errors} />

@@ -67,7 +67,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (!isServiceError(error)) throw error;
       return redirectWithToast("/connect-database", { type: "error", title: "Sync not started", message: error.message });
     }
-    return redirectWithToast("/connect-database", { type: "success", title: "Sync started", message: "The import runs in the background." });
+    return redirectWithToast("/connect-database", {
+      type: "success",
+      title: "Sync started",
+      message: "The import runs in the background.",
+    });
   });
 }
 
@@ -95,7 +99,11 @@ export default function ConnectionsPage() {
       </div>
       {connections.length === 0 ? (
         <p className="rounded-lg bg-white p-6 text-sm text-slate-600 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
-          No connections yet. <Link to="/integration-setup" className="font-semibold text-brand-600 hover:underline">Start the integration setup</Link> to import customers and policies.
+          No connections yet.{" "}
+          <Link to="/integration-setup" className="font-semibold text-brand-600 hover:underline">
+            Start the integration setup
+          </Link>{" "}
+          to import customers and policies.
         </p>
       ) : (
         <div className="overflow-x-auto rounded-lg bg-white ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
@@ -182,7 +190,14 @@ function ConnectionRow({ row: c, isAdmin, hydrated, sub = false }: { row: Row; i
             {c.step === "COMPLETED" && !c.running ? (
               <PostForm>
                 <input type="hidden" name="id" value={c.id} />
-                <Button type="submit" name="intent" value="sync" variant="secondary" className="whitespace-nowrap" aria-label={`Sync ${c.name} now`}>
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="sync"
+                  variant="secondary"
+                  className="whitespace-nowrap"
+                  aria-label={`Sync ${c.name} now`}
+                >
                   Sync now
                 </Button>
               </PostForm>

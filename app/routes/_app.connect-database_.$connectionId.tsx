@@ -37,7 +37,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       status: connection.status,
       step: connection.step,
       stepLabel: WIZARD_STEPS.find((s) => s.step === connection.step)?.label ?? "Not started",
-      continueTo: connection.step === "COMPLETED" ? editStepRoute("CONNECTION_MAPPING", connection.id, connection.integrationId) : stepRoute(connection.step, connection.id, connection.integrationId),
+      continueTo:
+        connection.step === "COMPLETED"
+          ? editStepRoute("CONNECTION_MAPPING", connection.id, connection.integrationId)
+          : stepRoute(connection.step, connection.id, connection.integrationId),
       summaryTo: stepRoute("COMPLETED", connection.id, connection.integrationId),
       settingsTo: editStepRoute("CONNECTION_SETTING", connection.id, connection.integrationId),
       lastSync: formatWhen(connection.lastSyncAt, tz),
@@ -50,7 +53,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       syncEvery: integration?.source === "api" ? connection.syncIntervalHours : null,
     },
     counts,
-    notification: notification ? { title: notification.title, message: notification.message, when: formatWhen(notification.createdAt, tz) } : null,
+    notification: notification
+      ? { title: notification.title, message: notification.message, when: formatWhen(notification.createdAt, tz) }
+      : null,
     runs: runs.map((r) => ({
       id: r.id,
       status: r.status,
@@ -117,7 +122,11 @@ export default function ConnectionPage() {
         <Stat label="Last sync" value={c.lastSync ?? "Never"} />
         <Stat label="Records imported" value={formatNumber(c.records)} testId="records-imported" />
         <Stat label="Duration" value={c.duration ?? "—"} />
-        <Stat label="Customers / policies" value={`${formatNumber(counts.customers)} / ${formatNumber(counts.policies)}`} testId="imported-counts" />
+        <Stat
+          label="Customers / policies"
+          value={`${formatNumber(counts.customers)} / ${formatNumber(counts.policies)}`}
+          testId="imported-counts"
+        />
       </dl>
 
       <div className="flex flex-wrap gap-4 text-sm">
@@ -146,7 +155,10 @@ export default function ConnectionPage() {
       </div>
 
       {latest ? (
-        <section aria-labelledby="import-title" className="space-y-3 rounded-lg bg-white p-4 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+        <section
+          aria-labelledby="import-title"
+          className="space-y-3 rounded-lg bg-white p-4 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+        >
           <div className="flex items-center justify-between">
             <h2 id="import-title" className="font-semibold">
               {running ? "Import in progress" : "Latest import"}
@@ -158,15 +170,22 @@ export default function ConnectionPage() {
             ) : null}
           </div>
           {pct !== null && running ? (
-            <div className="h-2 w-full overflow-hidden rounded bg-slate-200" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label="Import progress">
+            <div
+              className="h-2 w-full overflow-hidden rounded bg-slate-200"
+              role="progressbar"
+              aria-valuenow={pct}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-label="Import progress"
+            >
               <div className="h-2 bg-brand-600" style={{ width: `${pct}%` }} />
             </div>
           ) : null}
           <p className="text-sm" data-testid="import-progress" data-status={latest.status}>
             {latest.status === "queued" ? "Waiting to start. " : null}
             Read <strong>{formatNumber(latest.rowsRead)}</strong>
-            {latest.rowsTotal ? ` of ${formatNumber(latest.rowsTotal)}` : ""} rows: <strong>{formatNumber(latest.rowsImported)}</strong> imported,{" "}
-            <strong>{formatNumber(latest.rowsRejected)}</strong> rejected
+            {latest.rowsTotal ? ` of ${formatNumber(latest.rowsTotal)}` : ""} rows: <strong>{formatNumber(latest.rowsImported)}</strong>{" "}
+            imported, <strong>{formatNumber(latest.rowsRejected)}</strong> rejected
             {latest.rowsFiltered ? `, ${formatNumber(latest.rowsFiltered)} left out by filters` : ""}.
             {latest.status === "succeeded" ? ` Finished in ${latest.duration}.` : null}
           </p>

@@ -37,7 +37,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return redirectWithToast("/connect-database", {
       type: "success",
       title: "Disconnected",
-      message: formData.get("deleteData") === "on" ? `${connection.name} is disconnected and its imported data deleted.` : `${connection.name} is disconnected. Imported data was kept.`,
+      message:
+        formData.get("deleteData") === "on"
+          ? `${connection.name} is disconnected and its imported data deleted.`
+          : `${connection.name} is disconnected. Imported data was kept.`,
     });
   });
 }

@@ -8,7 +8,12 @@ import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Field, SelectField } from "~/components/ui/field";
 import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
-import { getConnection, listParentCandidates, saveConnectionSettings, testConnectionSettings } from "~/services/connections/connections.server";
+import {
+  getConnection,
+  listParentCandidates,
+  saveConnectionSettings,
+  testConnectionSettings,
+} from "~/services/connections/connections.server";
 import { isServiceError } from "~/services/platform/errors.server";
 import { startImport } from "~/services/connections/imports.server";
 import { connectionSummary } from "~/services/connections/connection-summary.server";
@@ -82,9 +87,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         await startImport(ctx, existing.id);
       } catch (error) {
         if (!isServiceError(error)) throw error;
-        return redirectWithToast(stepRoute("COMPLETED", existing.id, existing.integrationId), { type: "error", title: "Import not started", message: error.message });
+        return redirectWithToast(stepRoute("COMPLETED", existing.id, existing.integrationId), {
+          type: "error",
+          title: "Import not started",
+          message: error.message,
+        });
       }
-      return redirectWithToast(`/connect-database/${existing.id}`, { type: "success", title: "Import started", message: "Progress shows on this page." });
+      return redirectWithToast(`/connect-database/${existing.id}`, {
+        type: "success",
+        title: "Import started",
+        message: "Progress shows on this page.",
+      });
     });
   }
 
@@ -95,11 +108,18 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const file = upload.file ?? (await previousUpload(formData, ctx.tenantId));
   const uploaded = file ? { key: file.key, name: file.name } : null;
   if (upload.error) {
-    return data({ result: submission.reply({ fieldErrors: { file: [upload.error] }, hideFields: secretFields }), uploaded, test: null }, { status: 400 });
+    return data(
+      { result: submission.reply({ fieldErrors: { file: [upload.error] }, hideFields: secretFields }), uploaded, test: null },
+      { status: 400 },
+    );
   }
-  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: secretFields }), uploaded, test: null }, { status: 400 });
+  if (submission.status !== "success")
+    return data({ result: submission.reply({ hideFields: secretFields }), uploaded, test: null }, { status: 400 });
 
-  const { intent, name, parentConnectionId, syncIntervalHours, ...rest } = submission.value as Record<string, string | number | undefined> & {
+  const { intent, name, parentConnectionId, syncIntervalHours, ...rest } = submission.value as Record<
+    string,
+    string | number | undefined
+  > & {
     intent: "save" | "test";
     name: string;
   };
@@ -145,7 +165,11 @@ export default function CreateConnectionPage() {
     );
   }
   return (
-    <WizardPage title={connection ? `Connection: ${integration.name}` : `Connect ${integration.name}`} connectionName={connection?.name} progress={progress}>
+    <WizardPage
+      title={connection ? `Connection: ${integration.name}` : `Connect ${integration.name}`}
+      connectionName={connection?.name}
+      progress={progress}
+    >
       <SettingsForm />
     </WizardPage>
   );
@@ -291,7 +315,11 @@ function Summary() {
       </dl>
       {summary.activeRun ? (
         <Notice tone="neutral">
-          An import is running. <Link to={`/connect-database/${connection.id}`} className="font-semibold underline">See its progress</Link>.
+          An import is running.{" "}
+          <Link to={`/connect-database/${connection.id}`} className="font-semibold underline">
+            See its progress
+          </Link>
+          .
         </Notice>
       ) : (
         <PostForm className="flex items-center justify-between border-t border-slate-200 pt-4 dark:border-slate-700">

@@ -54,7 +54,15 @@ export default function CustomerPage() {
           <dl className="space-y-1 text-sm">
             <div>
               <dt className="inline text-slate-500">E-mail: </dt>
-              <dd className="inline">{customer.email ? <a href={`mailto:${customer.email}`} className="text-brand-600 hover:underline">{customer.email}</a> : "—"}</dd>
+              <dd className="inline">
+                {customer.email ? (
+                  <a href={`mailto:${customer.email}`} className="text-brand-600 hover:underline">
+                    {customer.email}
+                  </a>
+                ) : (
+                  "—"
+                )}
+              </dd>
             </div>
             <div>
               <dt className="inline text-slate-500">Phone: </dt>
@@ -62,7 +70,9 @@ export default function CustomerPage() {
             </div>
             <div>
               <dt className="inline text-slate-500">Address: </dt>
-              <dd className="inline">{[customer.address1, customer.address2, customer.city, customer.state, customer.zip].filter(Boolean).join(", ") || "—"}</dd>
+              <dd className="inline">
+                {[customer.address1, customer.address2, customer.city, customer.state, customer.zip].filter(Boolean).join(", ") || "—"}
+              </dd>
             </div>
             <div>
               <dt className="inline text-slate-500">Producer / CSR: </dt>
@@ -81,8 +91,7 @@ export default function CustomerPage() {
                   {r.policyNumber}
                 </Link>{" "}
                 re-marketed {format(new Date(r.remarketedAt), "d MMM yyyy")}
-                {r.byName ? ` by ${r.byName}` : ""} (quota {r.quotaYear}) ·{" "}
-                {r.outcome ? OUTCOME_LABELS[r.outcome] : "open"}
+                {r.byName ? ` by ${r.byName}` : ""} (quota {r.quotaYear}) · {r.outcome ? OUTCOME_LABELS[r.outcome] : "open"}
                 {r.premiumSaved !== null ? `, saved ${formatMoney(r.premiumSaved)}` : ""}
               </li>
             ))}
@@ -127,7 +136,13 @@ export default function CustomerPage() {
                     {p.forecast ? (
                       <>
                         Renewal {formatMoney(p.forecast.renewalPremium)} <ChangeText pct={p.forecast.changePct} />
-                        <div className="text-slate-500">{p.forecast.predicted ? describePrediction(p.forecast) : p.forecast.renewalPremium !== null ? "carrier offer" : ""}</div>
+                        <div className="text-slate-500">
+                          {p.forecast.predicted
+                            ? describePrediction(p.forecast)
+                            : p.forecast.renewalPremium !== null
+                              ? "carrier offer"
+                              : ""}
+                        </div>
                       </>
                     ) : (
                       <span className="text-slate-500">not renewing in the window</span>
@@ -136,7 +151,9 @@ export default function CustomerPage() {
                   <td className="max-w-xs pr-3 text-xs">
                     {p.flagStatus && p.flagWhy ? (
                       <>
-                        <AlertPill tone={p.flagStatus === "open" ? "warning" : "neutral"}>{p.flagStatus === "remarketed" ? "Re-marketed" : p.flagStatus[0].toUpperCase() + p.flagStatus.slice(1)}</AlertPill>
+                        <AlertPill tone={p.flagStatus === "open" ? "warning" : "neutral"}>
+                          {p.flagStatus === "remarketed" ? "Re-marketed" : p.flagStatus[0].toUpperCase() + p.flagStatus.slice(1)}
+                        </AlertPill>
                         <div className="mt-1 text-slate-600 dark:text-slate-300">{describeWhy(p.flagWhy)}</div>
                       </>
                     ) : p.forecast?.exclusion ? (
@@ -156,7 +173,8 @@ export default function CustomerPage() {
           <ul className="space-y-1 text-sm">
             {quotes.map((q) => (
               <li key={q.id}>
-                <span className="font-mono text-xs">{q.policyNumber}</span>: {q.carrierName} {formatMoney(q.premium)} from {format(parseISO(q.effectiveDate), "d MMM yyyy")}
+                <span className="font-mono text-xs">{q.policyNumber}</span>: {q.carrierName} {formatMoney(q.premium)} from{" "}
+                {format(parseISO(q.effectiveDate), "d MMM yyyy")}
                 {q.selected ? " (selected)" : ""}
               </li>
             ))}

@@ -6,7 +6,13 @@ import { Pagination } from "~/components/pagination";
 import { Card, FilterSelect, ListTable, Stat, inputClass, rowClass } from "~/components/renewals-ui";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
-import { CUSTOMERS_PAGE_SIZE, customerCounts, customerFilterOptions, listCustomers, recentlyMarketed } from "~/services/renewals/customers.server";
+import {
+  CUSTOMERS_PAGE_SIZE,
+  customerCounts,
+  customerFilterOptions,
+  listCustomers,
+  recentlyMarketed,
+} from "~/services/renewals/customers.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatNumber } from "~/utils/format";
 import { pageCountFor, readPage } from "~/utils/pagination";
@@ -15,7 +21,11 @@ import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Customers | Remarket" }];
 
-const optionalText = singleLineText().max(120).optional().catch(undefined).transform((v) => v || undefined);
+const optionalText = singleLineText()
+  .max(120)
+  .optional()
+  .catch(undefined)
+  .transform((v) => v || undefined);
 const FiltersSchema = z.object({
   q: optionalText,
   state: optionalText,
@@ -55,8 +65,18 @@ export default function CustomersPage() {
                 <span className="font-medium">Search name or e-mail</span>
                 <input type="search" name="q" defaultValue={filters.q ?? ""} className={`${inputClass} mt-1`} />
               </label>
-              <FilterSelect name="state" label="State" value={filters.state ?? ""} options={options.states.map((s) => ({ value: s, label: s }))} />
-              <FilterSelect name="producer" label="Producer" value={filters.producer ?? ""} options={options.producers.map((s) => ({ value: s, label: s }))} />
+              <FilterSelect
+                name="state"
+                label="State"
+                value={filters.state ?? ""}
+                options={options.states.map((s) => ({ value: s, label: s }))}
+              />
+              <FilterSelect
+                name="producer"
+                label="Producer"
+                value={filters.producer ?? ""}
+                options={options.producers.map((s) => ({ value: s, label: s }))}
+              />
               <div className="flex items-end gap-2">
                 <FilterSelect
                   name="segment"

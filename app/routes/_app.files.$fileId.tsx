@@ -44,7 +44,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       uploadedAt: formatCardDate(file.createdAt, tz),
       uploadedBy: detail.uploadedByName ?? "Former user",
     },
-    history: detail.history.map((h) => ({ status: h.status, message: h.message, at: formatCardDate(h.createdAt, tz), iso: h.createdAt.toISOString() })),
+    history: detail.history.map((h) => ({
+      status: h.status,
+      message: h.message,
+      at: formatCardDate(h.createdAt, tz),
+      iso: h.createdAt.toISOString(),
+    })),
     job: job
       ? {
           status: job.status,
@@ -100,7 +105,11 @@ export default function FileDetailPage() {
         </Notice>
       ) : null}
       <div className="flex flex-wrap gap-3">
-        <a href={`/files/${file.id}/download`} className="rounded-md bg-brand-600 px-3.5 py-2 text-sm font-semibold text-white hover:bg-brand-700" download>
+        <a
+          href={`/files/${file.id}/download`}
+          className="rounded-md bg-brand-600 px-3.5 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+          download
+        >
           Download
         </a>
         {hasReport ? (
@@ -212,11 +221,22 @@ function PublicLink({ url, expiresAt, minutes }: { url: string; expiresAt: strin
         Public link (anyone with it can download the file for {minutes} minutes, until {expiresAt})
       </label>
       <div className="flex gap-2">
-        <input id="public-link" readOnly value={url} className="w-full rounded-md bg-white px-2 py-1 font-mono text-xs ring-1 ring-slate-300 dark:bg-slate-900" onFocus={(e) => e.currentTarget.select()} />
+        <input
+          id="public-link"
+          readOnly
+          value={url}
+          className="w-full rounded-md bg-white px-2 py-1 font-mono text-xs ring-1 ring-slate-300 dark:bg-slate-900"
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <Button
           type="button"
           variant="secondary"
-          onClick={() => navigator.clipboard?.writeText(url).then(() => setCopied(true), () => setCopied(false))}
+          onClick={() =>
+            navigator.clipboard?.writeText(url).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            )
+          }
         >
           {copied ? "Copied" : "Copy"}
         </Button>

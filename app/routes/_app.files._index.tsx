@@ -25,7 +25,6 @@ const FiltersSchema = z.object({
   sort: z.enum(["newest", "oldest"]).catch("newest"),
 });
 
-
 export const meta: MetaFunction = () => [{ title: "Files | Remarket" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -90,7 +89,9 @@ export default function FilesPage() {
       <div className="flex flex-wrap items-end justify-between gap-2">
         <div>
           <h1 className="text-2xl font-bold">Files</h1>
-          <p className="text-sm text-slate-600 dark:text-slate-300">Upload exports and documents; tabular files get a data-quality report.</p>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Upload exports and documents; tabular files get a data-quality report.
+          </p>
         </div>
         <Link to="/files/config" className="text-sm font-semibold text-brand-600 hover:underline">
           Parse settings per domain
@@ -123,8 +124,22 @@ export default function FilesPage() {
         <Form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter files">
           <input type="hidden" name="view" value={filters.view} />
           <FilterSelect name="status" label="Status" value={filters.status} options={FILE_STATUSES.map((s) => [s, s])} all="Any status" />
-          <FilterSelect name="domain" label="Domain" value={filters.domain} options={FILE_DOMAINS.map((d) => [d, DOMAIN_LABELS[d]])} all="Any domain" />
-          <FilterSelect name="sort" label="Sort" value={filters.sort} options={[["newest", "Newest first"], ["oldest", "Oldest first"]]} />
+          <FilterSelect
+            name="domain"
+            label="Domain"
+            value={filters.domain}
+            options={FILE_DOMAINS.map((d) => [d, DOMAIN_LABELS[d]])}
+            all="Any domain"
+          />
+          <FilterSelect
+            name="sort"
+            label="Sort"
+            value={filters.sort}
+            options={[
+              ["newest", "Newest first"],
+              ["oldest", "Oldest first"],
+            ]}
+          />
           <Button type="submit" variant="secondary">
             Apply
           </Button>
@@ -184,7 +199,19 @@ export default function FilesPage() {
   );
 }
 
-function FilterSelect({ name, label, value, options, all }: { name: string; label: string; value?: string; options: [string, string][]; all?: string }) {
+function FilterSelect({
+  name,
+  label,
+  value,
+  options,
+  all,
+}: {
+  name: string;
+  label: string;
+  value?: string;
+  options: [string, string][];
+  all?: string;
+}) {
   return (
     <label className="text-sm">
       <span className="block font-medium text-slate-700 dark:text-slate-200">{label}</span>

@@ -14,7 +14,6 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "File parse settings | Remarket" }];
 
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   return { configs: await listDomainConfigs(ctx), canEdit: ctx.role === "admin" };
@@ -29,7 +28,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     return await applyFormOnce(request, formData, async () => {
       await saveDomainConfig(ctx, submission.value);
-      return redirectWithToast("/files/config", { type: "success", title: "Settings saved", message: `Files of the ${submission.value.domain} domain use the new settings from the next upload.` });
+      return redirectWithToast("/files/config", {
+        type: "success",
+        title: "Settings saved",
+        message: `Files of the ${submission.value.domain} domain use the new settings from the next upload.`,
+      });
     });
   } catch (error) {
     return replyWithServiceError(submission, error);
@@ -70,14 +73,43 @@ function DomainForm({ config, canEdit }: { config: DomainConfig; canEdit: boolea
     shouldRevalidate: "onInput",
   });
   return (
-    <PostForm {...getFormProps(form)} className="space-y-3 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800" aria-label={`${config.domain} settings`}>
+    <PostForm
+      {...getFormProps(form)}
+      className="space-y-3 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+      aria-label={`${config.domain} settings`}
+    >
       <h2 className="font-semibold capitalize">{config.domain}</h2>
       <input type="hidden" name="domain" value={config.domain} />
       <fieldset disabled={!canEdit} className="grid gap-3 sm:grid-cols-2">
-        <SelectField {...getSelectProps(fields.delimiter)} id={`${config.domain}-delimiter`} label="Delimiter" errors={fields.delimiter.errors} options={DELIMITERS.map((d) => ({ value: d, label: DELIMITER_LABELS[d] }))} />
-        <Field {...getInputProps(fields.headerRow, { type: "number" })} id={`${config.domain}-header-row`} label="Header row" hint="Rows above it are skipped; 0 means no header." errors={fields.headerRow.errors} min={0} />
-        <SelectField {...getSelectProps(fields.dateFormat)} id={`${config.domain}-date-format`} label="Date format" errors={fields.dateFormat.errors} options={DATE_FORMATS.map((d) => ({ value: d, label: d === "auto" ? "Detect (US first)" : d }))} />
-        <SelectField {...getSelectProps(fields.encoding)} id={`${config.domain}-encoding`} label="Encoding" errors={fields.encoding.errors} options={ENCODINGS.map((e) => ({ value: e, label: e === "auto" ? "Detect" : e }))} />
+        <SelectField
+          {...getSelectProps(fields.delimiter)}
+          id={`${config.domain}-delimiter`}
+          label="Delimiter"
+          errors={fields.delimiter.errors}
+          options={DELIMITERS.map((d) => ({ value: d, label: DELIMITER_LABELS[d] }))}
+        />
+        <Field
+          {...getInputProps(fields.headerRow, { type: "number" })}
+          id={`${config.domain}-header-row`}
+          label="Header row"
+          hint="Rows above it are skipped; 0 means no header."
+          errors={fields.headerRow.errors}
+          min={0}
+        />
+        <SelectField
+          {...getSelectProps(fields.dateFormat)}
+          id={`${config.domain}-date-format`}
+          label="Date format"
+          errors={fields.dateFormat.errors}
+          options={DATE_FORMATS.map((d) => ({ value: d, label: d === "auto" ? "Detect (US first)" : d }))}
+        />
+        <SelectField
+          {...getSelectProps(fields.encoding)}
+          id={`${config.domain}-encoding`}
+          label="Encoding"
+          errors={fields.encoding.errors}
+          options={ENCODINGS.map((e) => ({ value: e, label: e === "auto" ? "Detect" : e }))}
+        />
       </fieldset>
       {form.errors ? <p className="text-sm text-red-600">{form.errors.join(" ")}</p> : null}
       {canEdit ? (

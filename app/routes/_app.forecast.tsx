@@ -33,9 +33,17 @@ const windowField = z
 const pct = z.coerce.number({ error: "Enter a percentage." }).min(0.1, "Enter at least 0.1%.").max(500, "Enter at most 500%.");
 const amount = z.preprocess(
   (v) => (v === "" || v === undefined || v === null ? null : v),
-  z.coerce.number({ error: "Enter an amount in dollars." }).min(1, "Enter at least $1.").max(1_000_000, "Enter at most $1,000,000.").nullable(),
+  z.coerce
+    .number({ error: "Enter an amount in dollars." })
+    .min(1, "Enter at least $1.")
+    .max(1_000_000, "Enter at most $1,000,000.")
+    .nullable(),
 );
-const actDays = z.coerce.number({ error: "Enter a number of days." }).int("Enter whole days.").min(1, "Enter at least 1 day.").max(365, "Enter at most 365 days.");
+const actDays = z.coerce
+  .number({ error: "Enter a number of days." })
+  .int("Enter whole days.")
+  .min(1, "Enter at least 1 day.")
+  .max(365, "Enter at most 365 days.");
 
 const forecastObject = z.enum([ALL_LINES, ...LINES_OF_BUSINESS], { error: "Choose what the preference applies to." });
 const SettingsSchema = z.object({ window: windowField, thresholdPct: pct, thresholdAmount: amount, actDaysBeforeExpiration: actDays });
@@ -54,7 +62,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const page = readPage(url);
   const flaggedOnly = url.searchParams.get("show") === "flagged";
-  const [preference, preferences, run] = await Promise.all([getForecastPreference(ctx, ALL_LINES), listForecastPreferences(ctx), getForecastRun(ctx)]);
+  const [preference, preferences, run] = await Promise.all([
+    getForecastPreference(ctx, ALL_LINES),
+    listForecastPreferences(ctx),
+    getForecastRun(ctx),
+  ]);
   let whatIf: { input: z.infer<typeof WhatIfSchema>; result: Awaited<ReturnType<typeof simulateFlags>> } | null = null;
   // The what-if is a GET form: its refusal is conform's reply too, read by the form from the loader.
   let whatIfResult: SubmissionResult<string[]> | null = null;
@@ -63,7 +75,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const objectPreference = whatIfObject === ALL_LINES ? preference : await getForecastPreference(ctx, whatIfObject);
   if (url.searchParams.get("whatif") === "1") {
     const submission = parseWithZod(url.searchParams, { schema: WhatIfSchema });
-    if (submission.status === "success") whatIf = { input: submission.value, result: await simulateFlags(ctx, submission.value, submission.value.forecastObjectId) };
+    if (submission.status === "success")
+      whatIf = { input: submission.value, result: await simulateFlags(ctx, submission.value, submission.value.forecastObjectId) };
     else whatIfResult = submission.reply();
   }
   const [summary, list, current] = await Promise.all([
@@ -71,7 +84,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     listForecast(ctx, { page, pageSize: PAGE_SIZE, flaggedOnly }),
     simulateFlags(ctx, preference),
   ]);
-  return { preference, preferences, objectPreference, whatIfObject, run, summary, list, page, pageCount: pageCountFor(list.total, PAGE_SIZE), flaggedOnly, whatIf, whatIfResult, current };
+  return {
+    preference,
+    preferences,
+    objectPreference,
+    whatIfObject,
+    run,
+    summary,
+    list,
+    page,
+    pageCount: pageCountFor(list.total, PAGE_SIZE),
+    flaggedOnly,
+    whatIf,
+    whatIfResult,
+    current,
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -83,18 +110,40 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return applyFormOnce(request, formData, async () => {
     if (input.intent === "recompute") {
       const { inline } = await refreshForecast(ctx);
-      return redirectWithToast("/forecast", { type: "success", title: inline ? "Forecast updated" : "Forecast queued", message: inline ? "The worklist reflects the latest book." : "Large book: the forecast is being recomputed in the background." });
+      return redirectWithToast("/forecast", {
+        type: "success",
+        title: inline ? "Forecast updated" : "Forecast queued",
+        message: inline ? "The worklist reflects the latest book." : "Large book: the forecast is being recomputed in the background.",
+      });
     }
     const { intent: _save, ...preference } = input;
     await saveForecastPreference(ctx, preference);
     const { inline } = await refreshForecast(ctx);
     const label = preference.forecastObjectId === ALL_LINES ? "all lines" : preference.forecastObjectId;
-    return redirectWithToast("/forecast", { type: "success", title: "Preferences saved", message: `Saved for ${label}. ${inline ? "The worklist is up to date." : "The forecast is being recomputed."}` });
+    return redirectWithToast("/forecast", {
+      type: "success",
+      title: "Preferences saved",
+      message: `Saved for ${label}. ${inline ? "The worklist is up to date." : "The forecast is being recomputed."}`,
+    });
   });
 }
 
 export default function ForecastPage() {
-  const { preference, preferences, objectPreference, whatIfObject, run, summary, list, page, pageCount, flaggedOnly, whatIf, whatIfResult, current } = useLoaderData<typeof loader>();
+  const {
+    preference,
+    preferences,
+    objectPreference,
+    whatIfObject,
+    run,
+    summary,
+    list,
+    page,
+    pageCount,
+    flaggedOnly,
+    whatIf,
+    whatIfResult,
+    current,
+  } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [params] = useSearchParams();
   const wi = whatIf?.input ?? objectPreference;
@@ -107,7 +156,12 @@ export default function ForecastPage() {
   const [preferenceForm, preferenceFields] = useForm({
     id: useFormId("preferences", actionData),
     lastResult: resultFor(actionData, { intent: "save" }),
-    defaultValue: { forecastObjectId: ALL_LINES, ...settingsValues(preference), excludeFirstTerm: preference.excludeFirstTerm ? "on" : "", excludeZeroPremium: preference.excludeZeroPremium ? "on" : "" },
+    defaultValue: {
+      forecastObjectId: ALL_LINES,
+      ...settingsValues(preference),
+      excludeFirstTerm: preference.excludeFirstTerm ? "on" : "",
+      excludeZeroPremium: preference.excludeZeroPremium ? "on" : "",
+    },
   });
   const objectLabel = (id: string) => (id === ALL_LINES ? "all lines" : id);
   return (
@@ -116,12 +170,21 @@ export default function ForecastPage() {
         <div>
           <h1 className="text-2xl font-bold">Forecast</h1>
           <p className="text-sm text-slate-600 dark:text-slate-300">
-            Renewals in the next {codeToPeriodLabel(preference.window)}: {formatNumber(current.policies)} would be flagged now ({formatNumber(current.customers)} customers), {formatNumber(current.quotaLeft)} re-markets left in {current.quotaYear}.
-            {run ? ` Computed ${format(new Date(run.computedAt), "d MMM yyyy, HH:mm")} over ${formatNumber(run.evaluated)} renewals in ${formatNumber(run.durationMs)} ms.` : " Not computed yet."}
+            Renewals in the next {codeToPeriodLabel(preference.window)}: {formatNumber(current.policies)} would be flagged now (
+            {formatNumber(current.customers)} customers), {formatNumber(current.quotaLeft)} re-markets left in {current.quotaYear}.
+            {run
+              ? ` Computed ${format(new Date(run.computedAt), "d MMM yyyy, HH:mm")} over ${formatNumber(run.evaluated)} renewals in ${formatNumber(run.durationMs)} ms.`
+              : " Not computed yet."}
           </p>
         </div>
         <PostForm>
-          <Button type="submit" name="intent" value="recompute" variant="secondary" pending={navigation.formData?.get("intent") === "recompute"}>
+          <Button
+            type="submit"
+            name="intent"
+            value="recompute"
+            variant="secondary"
+            pending={navigation.formData?.get("intent") === "recompute"}
+          >
             Recompute now
           </Button>
         </PostForm>
@@ -193,10 +256,13 @@ export default function ForecastPage() {
           {whatIf ? (
             <div className="mt-4 space-y-3" data-testid="what-if-result">
               <Notice tone={whatIf.result.overQuota ? "warning" : "success"}>
-                For {objectLabel(whatIf.input.forecastObjectId)}, these settings would flag <strong>{formatNumber(whatIf.result.policies)}</strong> renewals for <strong>{formatNumber(whatIf.result.customers)}</strong> customers (each customer once), against{" "}
+                For {objectLabel(whatIf.input.forecastObjectId)}, these settings would flag{" "}
+                <strong>{formatNumber(whatIf.result.policies)}</strong> renewals for{" "}
+                <strong>{formatNumber(whatIf.result.customers)}</strong> customers (each customer once), against{" "}
                 <strong>{formatNumber(whatIf.result.quotaLeft)}</strong> re-markets left in {whatIf.result.quotaYear}.
                 {whatIf.result.overQuota ? " That is more than the quota left." : ""}
-                {whatIf.input.forecastObjectId === ALL_LINES ? " Lines with a preference of their own keep it." : ""} Nothing is saved until you save.
+                {whatIf.input.forecastObjectId === ALL_LINES ? " Lines with a preference of their own keep it." : ""} Nothing is saved until
+                you save.
               </Notice>
               <PostForm>
                 <input type="hidden" name="forecastObjectId" value={whatIf.input.forecastObjectId} />
@@ -218,8 +284,9 @@ export default function ForecastPage() {
           <ul className="mb-3 space-y-1 text-sm" data-testid="preferences">
             {(preferences.length ? preferences : [preference]).map((p) => (
               <li key={p.forecastObjectId}>
-                <strong>{p.forecastObjectId === ALL_LINES ? "All lines" : p.forecastObjectId}</strong>: {codeToPeriodLabel(p.window)}, from {formatNumber(p.thresholdPct, 1)}%
-                {p.thresholdAmount !== null ? ` or ${formatMoney(p.thresholdAmount)}` : ""}, act within {p.actDaysBeforeExpiration} days
+                <strong>{p.forecastObjectId === ALL_LINES ? "All lines" : p.forecastObjectId}</strong>: {codeToPeriodLabel(p.window)}, from{" "}
+                {formatNumber(p.thresholdPct, 1)}%{p.thresholdAmount !== null ? ` or ${formatMoney(p.thresholdAmount)}` : ""}, act within{" "}
+                {p.actDaysBeforeExpiration} days
                 {p.excludeFirstTerm ? ", first terms excluded" : ""}
                 {p.excludeZeroPremium ? ", $0 premiums excluded" : ""}
               </li>
@@ -253,10 +320,18 @@ export default function ForecastPage() {
         title="Renewals in the window"
         actions={
           <div className="flex gap-3 text-sm">
-            <Link to="/forecast" aria-current={!flaggedOnly ? "page" : undefined} className={!flaggedOnly ? "font-semibold" : "text-brand-600"}>
+            <Link
+              to="/forecast"
+              aria-current={!flaggedOnly ? "page" : undefined}
+              className={!flaggedOnly ? "font-semibold" : "text-brand-600"}
+            >
               All
             </Link>
-            <Link to="/forecast?show=flagged" aria-current={flaggedOnly ? "page" : undefined} className={flaggedOnly ? "font-semibold" : "text-brand-600"}>
+            <Link
+              to="/forecast?show=flagged"
+              aria-current={flaggedOnly ? "page" : undefined}
+              className={flaggedOnly ? "font-semibold" : "text-brand-600"}
+            >
               Flagged only
             </Link>
           </div>
@@ -310,7 +385,15 @@ export default function ForecastPage() {
                   <td className="pr-3">
                     <ChangeText pct={r.changePct} amount={r.changeAmount} />
                   </td>
-                  <td className="pr-3 text-xs">{r.flagged ? <strong className="text-red-700 dark:text-red-400">Flagged</strong> : r.exclusion ? EXCLUSION_LABELS[r.exclusion] : ""}</td>
+                  <td className="pr-3 text-xs">
+                    {r.flagged ? (
+                      <strong className="text-red-700 dark:text-red-400">Flagged</strong>
+                    ) : r.exclusion ? (
+                      EXCLUSION_LABELS[r.exclusion]
+                    ) : (
+                      ""
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -327,7 +410,12 @@ type Field = FieldMetadata<string>;
 
 /** A preference's settings as the form's starting values (the window by its label, seed §5). */
 function settingsValues(p: { window: "6m" | "yr"; thresholdPct: number; thresholdAmount: number | null; actDaysBeforeExpiration: number }) {
-  return { window: codeToPeriodLabel(p.window), thresholdPct: String(p.thresholdPct), thresholdAmount: p.thresholdAmount === null ? "" : String(p.thresholdAmount), actDaysBeforeExpiration: String(p.actDaysBeforeExpiration) };
+  return {
+    window: codeToPeriodLabel(p.window),
+    thresholdPct: String(p.thresholdPct),
+    thresholdAmount: p.thresholdAmount === null ? "" : String(p.thresholdAmount),
+    actDaysBeforeExpiration: String(p.actDaysBeforeExpiration),
+  };
 }
 
 function ObjectSelect({ field, label }: { field: Field; label: string }) {

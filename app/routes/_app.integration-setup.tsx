@@ -24,8 +24,8 @@ export default function IntegrationSetupPage() {
       <div>
         <h1 className="text-2xl font-bold">Integration Setup</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-          Connect your agency management system or CRM, or upload an export. Six short steps: connection, mapping, prediction,
-          task creation, filter options, and a summary before the first import.
+          Connect your agency management system or CRM, or upload an export. Six short steps: connection, mapping, prediction, task
+          creation, filter options, and a summary before the first import.
         </p>
       </div>
       {inProgress.length > 0 ? (

@@ -8,7 +8,12 @@ import { NotificationCard } from "~/components/notification-card";
 import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
 import { isServiceError } from "~/services/platform/errors.server";
-import { NOTIFICATIONS_PAGE_SIZE, listNotifications, markAllNotificationsRead, markNotificationRead } from "~/services/platform/notifications.server";
+import {
+  NOTIFICATIONS_PAGE_SIZE,
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+} from "~/services/platform/notifications.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { getTimeZone } from "~/utils/client-hints.server";
 import { dayKey, dayLabel, formatCardDate } from "~/utils/date-time";
@@ -71,7 +76,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (input.intent === "read-all") {
     return applyFormOnce(request, formData, async () => {
       const n = await markAllNotificationsRead(ctx);
-      return redirectWithToast(back, { type: "success", title: "All caught up", message: `${n} notification${n === 1 ? "" : "s"} marked as read.` });
+      return redirectWithToast(back, {
+        type: "success",
+        title: "All caught up",
+        message: `${n} notification${n === 1 ? "" : "s"} marked as read.`,
+      });
     });
   }
   try {
@@ -118,7 +127,10 @@ export default function NotificationsPage() {
             key={f}
             to={f === "unread" ? "/notifications" : "/notifications?filter=read"}
             aria-current={filter === f ? "page" : undefined}
-            className={cn("rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 dark:ring-slate-600", filter === f && "bg-brand-600 text-white ring-brand-600")}
+            className={cn(
+              "rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 dark:ring-slate-600",
+              filter === f && "bg-brand-600 text-white ring-brand-600",
+            )}
           >
             {f === "unread" ? "Unread" : "Read"}
           </Link>

@@ -28,7 +28,10 @@ const QuoteSchema = z
     quoteId: z.string().uuid().optional(),
     carrierId: z.string().uuid().optional(),
     carrierName: singleLineText().max(120, "Keep the carrier name under 120 characters.").optional(),
-    premium: z.number({ error: "Enter the quoted premium." }).positive("Enter the quoted premium.").max(10_000_000, "Enter a premium under $10,000,000."),
+    premium: z
+      .number({ error: "Enter the quoted premium." })
+      .positive("Enter the quoted premium.")
+      .max(10_000_000, "Enter a premium under $10,000,000."),
     effectiveDate: z.string({ error: "Enter the effective date." }).regex(/^\d{4}-\d{2}-\d{2}$/, "Enter the effective date."),
     coverageNotes: multiLineText().max(2000, "Keep the notes under 2,000 characters.").optional(),
   })
@@ -39,7 +42,11 @@ const QuoteSchema = z
     when: ({ issues }) => !issues.some((issue) => issue.path?.[0] === "carrierId" || issue.path?.[0] === "carrierName"),
   });
 
-const ActionSchema = z.discriminatedUnion("intent", [z.object({ intent: z.literal("select"), quoteId: z.string() }), z.object({ intent: z.literal("lost") }), QuoteSchema]);
+const ActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("select"), quoteId: z.string() }),
+  z.object({ intent: z.literal("lost") }),
+  QuoteSchema,
+]);
 
 async function load(request: Request, context: AppLoadContext, remarketId: string) {
   const ctx = await requireTenantContext(request, context);
@@ -108,8 +115,9 @@ export default function RemarketQuotesPage() {
             {remarket.customerName}
           </Link>{" "}
           · {remarket.lineOfBusiness}
-          {remarket.riskState ? ` in ${remarket.riskState}` : ""} · with {remarket.incumbent}, renewal premium {formatMoney(remarket.baselinePremium)} · expires{" "}
-          {format(parseISO(remarket.expirationDate), "d MMM yyyy")} · re-marketed {format(new Date(remarket.remarketedAt), "d MMM yyyy")}
+          {remarket.riskState ? ` in ${remarket.riskState}` : ""} · with {remarket.incumbent}, renewal premium{" "}
+          {formatMoney(remarket.baselinePremium)} · expires {format(parseISO(remarket.expirationDate), "d MMM yyyy")} · re-marketed{" "}
+          {format(new Date(remarket.remarketedAt), "d MMM yyyy")}
           {remarket.byName ? ` by ${remarket.byName}` : ""}
         </p>
         <p className="mt-2" data-testid="remarket-outcome">
@@ -155,18 +163,30 @@ export default function RemarketQuotesPage() {
                     {q.carrierName} {q.selected ? <AlertPill tone="success">Selected</AlertPill> : null}
                   </td>
                   <td className="pr-3 text-right">{formatMoney(q.premium, 2)}</td>
-                  <td className="pr-3 text-right">{diff === null ? "" : `${diff <= 0 ? "saves" : "costs"} ${formatMoney(Math.abs(diff))}`}</td>
+                  <td className="pr-3 text-right">
+                    {diff === null ? "" : `${diff <= 0 ? "saves" : "costs"} ${formatMoney(Math.abs(diff))}`}
+                  </td>
                   <td className="pr-3">{format(parseISO(q.effectiveDate), "d MMM yyyy")}</td>
                   <td className="max-w-xs pr-3 text-xs">{q.coverageNotes}</td>
                   <td className="pr-3">
                     <div className="flex items-center gap-2">
-                      <Link to={`?edit=${q.id}`} className="text-sm text-brand-600 hover:underline" aria-label={`Edit quote from ${q.carrierName}`}>
+                      <Link
+                        to={`?edit=${q.id}`}
+                        className="text-sm text-brand-600 hover:underline"
+                        aria-label={`Edit quote from ${q.carrierName}`}
+                      >
                         Edit
                       </Link>
                       {!q.selected ? (
                         <PostForm>
                           <input type="hidden" name="quoteId" value={q.id} />
-                          <Button type="submit" name="intent" value="select" variant="secondary" aria-label={`Select quote from ${q.carrierName}`}>
+                          <Button
+                            type="submit"
+                            name="intent"
+                            value="select"
+                            variant="secondary"
+                            aria-label={`Select quote from ${q.carrierName}`}
+                          >
                             Select
                           </Button>
                         </PostForm>

@@ -16,7 +16,10 @@ export const meta: MetaFunction = () => [{ title: "Quotes | Remarket" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
-  const status = z.enum(["open", "closed", "all"]).catch("all").parse(url.searchParams.get("status") ?? undefined);
+  const status = z
+    .enum(["open", "closed", "all"])
+    .catch("all")
+    .parse(url.searchParams.get("status") ?? undefined);
   const page = readPage(url);
   const list = await listRemarkets(ctx, { status, page });
   return { ...list, status, page, pageCount: pageCountFor(list.total, REMARKETS_PAGE_SIZE) };
@@ -28,7 +31,9 @@ export default function QuotesPage() {
     <div className="space-y-4">
       <div>
         <h1 className="text-2xl font-bold">Quotes</h1>
-        <p className="text-sm text-slate-600 dark:text-slate-300">Every re-marketed policy: record the quotes you get, then select the one the customer takes.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Every re-marketed policy: record the quotes you get, then select the one the customer takes.
+        </p>
       </div>
       <StatusTabs
         label="Re-market status"
@@ -55,7 +60,11 @@ export default function QuotesPage() {
         empty={
           rows.length === 0 ? (
             <>
-              Nothing re-marketed yet. Start from the <Link to="/remarket" className="text-brand-600 underline">worklist</Link>.
+              Nothing re-marketed yet. Start from the{" "}
+              <Link to="/remarket" className="text-brand-600 underline">
+                worklist
+              </Link>
+              .
             </>
           ) : null
         }

@@ -26,7 +26,11 @@ import { multiLineText, singleLineText } from "~/utils/schemas";
 export const meta: MetaFunction = () => [{ title: "Re-market | Remarket" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: worklistCss }];
 
-const optionalText = singleLineText().max(120).optional().catch(undefined).transform((v) => v || undefined);
+const optionalText = singleLineText()
+  .max(120)
+  .optional()
+  .catch(undefined)
+  .transform((v) => v || undefined);
 const FiltersSchema = z.object({
   status: z.enum(FLAG_STATUSES).catch("open"),
   carrier: optionalText,
@@ -57,7 +61,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const ROW_ACTION = /^(remarket|dismiss|snooze):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 const ids = z.array(z.string().uuid(), { error: "Select at least one renewal." }).min(1, "Select at least one renewal.");
-const reason = multiLineText({ error: "Enter a reason to dismiss." }).min(1, "Enter a reason to dismiss.").max(500, "Keep the reason under 500 characters.");
+const reason = multiLineText({ error: "Enter a reason to dismiss." })
+  .min(1, "Enter a reason to dismiss.")
+  .max(500, "Keep the reason under 500 characters.");
 const until = (tomorrow: string) =>
   z
     .string({ error: "Choose a date to snooze until." })
@@ -124,12 +130,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
         const why = String(row ? input[`reason-${row[2]}`] : input.reason);
         const { succeeded, failures } = await changeFlagStatus(ctx, selected, { status: "dismissed", reason: why }, bulk);
         if (succeeded === 0) throw new ServiceError(failures.map((f) => `${f.label}: ${f.reason}`).join("\n"), 409);
-        return redirectWithToast(back, { type: "success", title: "Dismissed", message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} dismissed: ${why}` });
+        return redirectWithToast(back, {
+          type: "success",
+          title: "Dismissed",
+          message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} dismissed: ${why}`,
+        });
       }
       const day = String(row ? input[`until-${row[2]}`] : input.until);
       const { succeeded, failures } = await changeFlagStatus(ctx, selected, { status: "snoozed", until: day }, bulk);
       if (succeeded === 0) throw new ServiceError(failures.map((f) => `${f.label}: ${f.reason}`).join("\n"), 409);
-      return redirectWithToast(back, { type: "success", title: "Snoozed", message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} snoozed until ${format(parseISO(day), "d MMM yyyy")}.` });
+      return redirectWithToast(back, {
+        type: "success",
+        title: "Snoozed",
+        message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} snoozed until ${format(parseISO(day), "d MMM yyyy")}.`,
+      });
     });
   } catch (error) {
     return replyWithServiceError(submission, error);
@@ -172,8 +186,8 @@ export default function RemarketPage() {
           </p>
         </div>
         <p className="rounded-md bg-white px-3 py-2 text-sm shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
-          Re-marketing quota {allowance.quotaYear}:{" "}
-          <strong data-testid="quota-used">{formatNumber(allowance.used)}</strong> of <span data-testid="quota-total">{formatNumber(allowance.quota)}</span> used
+          Re-marketing quota {allowance.quotaYear}: <strong data-testid="quota-used">{formatNumber(allowance.used)}</strong> of{" "}
+          <span data-testid="quota-total">{formatNumber(allowance.quota)}</span> used
           {allowance.allowed ? null : <span className="block text-red-700">{allowance.reason}</span>}
         </p>
       </div>
@@ -185,11 +199,32 @@ export default function RemarketPage() {
             <span className="font-medium text-slate-700 dark:text-slate-200">Search customer or policy number</span>
             <input type="search" name="q" defaultValue={filters.q ?? ""} className={`${inputClass} mt-1`} />
           </label>
-          <FilterSelect name="status" label="Status" value={filters.status} all="" options={FLAG_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))} />
-          <FilterSelect name="carrier" label="Carrier" value={filters.carrier ?? ""} options={options.carriers.map((v) => ({ value: v, label: v }))} />
+          <FilterSelect
+            name="status"
+            label="Status"
+            value={filters.status}
+            all=""
+            options={FLAG_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+          />
+          <FilterSelect
+            name="carrier"
+            label="Carrier"
+            value={filters.carrier ?? ""}
+            options={options.carriers.map((v) => ({ value: v, label: v }))}
+          />
           <FilterSelect name="line" label="Line" value={filters.line ?? ""} options={options.lines.map((v) => ({ value: v, label: v }))} />
-          <FilterSelect name="producer" label="Producer" value={filters.producer ?? ""} options={options.producers.map((v) => ({ value: v, label: v }))} />
-          <FilterSelect name="state" label="State" value={filters.state ?? ""} options={options.states.map((v) => ({ value: v, label: v }))} />
+          <FilterSelect
+            name="producer"
+            label="Producer"
+            value={filters.producer ?? ""}
+            options={options.producers.map((v) => ({ value: v, label: v }))}
+          />
+          <FilterSelect
+            name="state"
+            label="State"
+            value={filters.state ?? ""}
+            options={options.states.map((v) => ({ value: v, label: v }))}
+          />
           <div>
             <Button type="submit" variant="secondary">
               Apply
@@ -216,7 +251,14 @@ export default function RemarketPage() {
             <div>
               <label className="block text-sm">
                 <span className="font-medium">Dismiss reason</span>
-                <input name="reason" defaultValue={typed("reason")} maxLength={500} className={`${inputClass} mt-1 w-64`} aria-invalid={errors.reason ? true : undefined} aria-describedby={errors.reason ? "reason-error" : undefined} />
+                <input
+                  name="reason"
+                  defaultValue={typed("reason")}
+                  maxLength={500}
+                  className={`${inputClass} mt-1 w-64`}
+                  aria-invalid={errors.reason ? true : undefined}
+                  aria-describedby={errors.reason ? "reason-error" : undefined}
+                />
               </label>
               {errors.reason ? (
                 <p id="reason-error" className="text-sm text-red-600">
@@ -230,7 +272,15 @@ export default function RemarketPage() {
             <div>
               <label className="block text-sm">
                 <span className="font-medium">Snooze until</span>
-                <input type="date" name="until" min={today} defaultValue={typed("until")} className={`${inputClass} mt-1`} aria-invalid={errors.until ? true : undefined} aria-describedby={errors.until ? "until-error" : undefined} />
+                <input
+                  type="date"
+                  name="until"
+                  min={today}
+                  defaultValue={typed("until")}
+                  className={`${inputClass} mt-1`}
+                  aria-invalid={errors.until ? true : undefined}
+                  aria-describedby={errors.until ? "until-error" : undefined}
+                />
               </label>
               {errors.until ? (
                 <p id="until-error" className="text-sm text-red-600">
@@ -270,14 +320,25 @@ export default function RemarketPage() {
                 </tr>
               ) : null}
               {rows.map((r) => (
-                <WorklistRow key={r.id} r={r} today={today} actionable={actionable} errors={errors[`reason-${r.id}`] || errors[`until-${r.id}`] ? { reason: errors[`reason-${r.id}`], until: errors[`until-${r.id}`] } : null} />
+                <WorklistRow
+                  key={r.id}
+                  r={r}
+                  today={today}
+                  actionable={actionable}
+                  errors={
+                    errors[`reason-${r.id}`] || errors[`until-${r.id}`]
+                      ? { reason: errors[`reason-${r.id}`], until: errors[`until-${r.id}`] }
+                      : null
+                  }
+                />
               ))}
             </tbody>
           </table>
         </div>
       </PostForm>
       <p className="text-sm text-slate-500" data-testid="worklist-total">
-        {capped ? `More than ${formatNumber(total)}` : formatNumber(total)} {STATUS_LABELS[filters.status].toLowerCase()} renewal{total === 1 ? "" : "s"}
+        {capped ? `More than ${formatNumber(total)}` : formatNumber(total)} {STATUS_LABELS[filters.status].toLowerCase()} renewal
+        {total === 1 ? "" : "s"}
       </p>
       <Pagination page={page} pageCount={pageCount} />
     </div>
@@ -291,13 +352,31 @@ type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
  * request), so the markup is lean: short class names from worklist.css, one text node per cell
  * line (template strings, not JSX fragments), and the row's id only where a form needs it.
  */
-function WorklistRow({ r, today, actionable, errors }: { r: Row; today: string; actionable: boolean; errors: { reason?: string[]; until?: string[] } | null }) {
+function WorklistRow({
+  r,
+  today,
+  actionable,
+  errors,
+}: {
+  r: Row;
+  today: string;
+  actionable: boolean;
+  errors: { reason?: string[]; until?: string[] } | null;
+}) {
   const days = daysBetween(today, r.expirationDate);
   const up = r.changePct > 0;
   const down = r.changePct < 0;
   return (
-    <tr className="wl-row" data-testid="worklist-row" data-policy={r.policyNumber} data-line={r.lineOfBusiness} data-carrier={r.carrierName}>
-      <td className="pl-3">{actionable ? <input type="checkbox" name="ids" value={r.id} aria-label={`Select ${r.policyNumber}`} className="wl-cb" /> : null}</td>
+    <tr
+      className="wl-row"
+      data-testid="worklist-row"
+      data-policy={r.policyNumber}
+      data-line={r.lineOfBusiness}
+      data-carrier={r.carrierName}
+    >
+      <td className="pl-3">
+        {actionable ? <input type="checkbox" name="ids" value={r.id} aria-label={`Select ${r.policyNumber}`} className="wl-cb" /> : null}
+      </td>
       <td>
         <Link to={`/customers/${r.customerId}`} className="wl-a">
           {r.customerName}
@@ -337,7 +416,13 @@ function WorklistRow({ r, today, actionable, errors }: { r: Row; today: string; 
             </button>
             <details open={!!errors?.reason}>
               <summary className="wl-sum">Dismiss…</summary>
-              <input name={`reason-${r.id}`} maxLength={500} className="wl-in" aria-label={`Dismiss reason for ${r.policyNumber}`} placeholder="Reason" />
+              <input
+                name={`reason-${r.id}`}
+                maxLength={500}
+                className="wl-in"
+                aria-label={`Dismiss reason for ${r.policyNumber}`}
+                placeholder="Reason"
+              />
               {errors?.reason ? <p className="wl-err">{errors.reason[0]}</p> : null}
               <button type="submit" name="row" value={`dismiss:${r.id}`} className="wl-btn2" aria-label={`Dismiss ${r.policyNumber}`}>
                 Dismiss

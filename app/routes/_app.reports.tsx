@@ -22,7 +22,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const today = calendarDate(new Date(), ctx.auth.tenant.timeZone);
   const from = day.catch(format(addDays(subYears(parseISO(today), 1), 1), "yyyy-MM-dd")).parse(url.searchParams.get("from") ?? undefined);
   const to = day.catch(today).parse(url.searchParams.get("to") ?? undefined);
-  const year = z.coerce.number().int().min(2000).max(2100).catch(Number(today.slice(0, 4))).parse(url.searchParams.get("year") ?? undefined);
+  const year = z.coerce
+    .number()
+    .int()
+    .min(2000)
+    .max(2100)
+    .catch(Number(today.slice(0, 4)))
+    .parse(url.searchParams.get("year") ?? undefined);
   const page = readPage(url);
   const period = from <= to ? { from, to } : { from: to, to: from };
   const [byCarrier, byLine, byProducer, quota, log] = await Promise.all([
@@ -37,7 +43,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function ReportsPage() {
   const { period, year, byCarrier, byLine, byProducer, quota, log, page, pageCount } = useLoaderData<typeof loader>();
-  const totals = quota.reduce((t, m) => ({ used: t.used + m.used, rewrites: t.rewrites + m.rewrites, saved: t.saved + m.saved }), { used: 0, rewrites: 0, saved: 0 });
+  const totals = quota.reduce((t, m) => ({ used: t.used + m.used, rewrites: t.rewrites + m.rewrites, saved: t.saved + m.saved }), {
+    used: 0,
+    rewrites: 0,
+    saved: 0,
+  });
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Reports</h1>
@@ -57,7 +67,8 @@ export default function ReportsPage() {
           </Button>
         </Form>
         <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
-          Closed re-markets from {format(parseISO(period.from), "d MMM yyyy")} to {format(parseISO(period.to), "d MMM yyyy")}: kept (renewed with the incumbent or rewritten) versus lost.
+          Closed re-markets from {format(parseISO(period.from), "d MMM yyyy")} to {format(parseISO(period.to), "d MMM yyyy")}: kept (renewed
+          with the incumbent or rewritten) versus lost.
         </p>
         <div className="grid gap-6 xl:grid-cols-3">
           <Retention title="By carrier" rows={byCarrier} testId="retention-carrier" />

@@ -48,7 +48,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
         newPassword: submission.value.newPassword,
         keepSessionId: ctx.auth.sessionId,
       });
-      return redirectWithToast("/settings/account", { type: "success", title: "Password changed", message: "Your other sessions were signed out." });
+      return redirectWithToast("/settings/account", {
+        type: "success",
+        title: "Password changed",
+        message: "Your other sessions were signed out.",
+      });
     });
   } catch (error) {
     if (error instanceof Response) throw error;
@@ -75,9 +79,21 @@ export default function AccountPage() {
         <h2 className="text-lg font-semibold">Change password</h2>
         <PostForm {...getFormProps(form)} className="space-y-4">
           <ErrorList id={form.errorId} errors={form.errors} />
-          <Field label="Current password" {...getInputProps(fields.currentPassword, { type: "password" })} id={fields.currentPassword.id} autoComplete="current-password" errors={fields.currentPassword.errors} />
+          <Field
+            label="Current password"
+            {...getInputProps(fields.currentPassword, { type: "password" })}
+            id={fields.currentPassword.id}
+            autoComplete="current-password"
+            errors={fields.currentPassword.errors}
+          />
           <NewPasswordField label="New password" field={fields.newPassword} policy={policy} />
-          <Field label="Confirm new password" {...getInputProps(fields.confirmPassword, { type: "password" })} id={fields.confirmPassword.id} autoComplete="new-password" errors={fields.confirmPassword.errors} />
+          <Field
+            label="Confirm new password"
+            {...getInputProps(fields.confirmPassword, { type: "password" })}
+            id={fields.confirmPassword.id}
+            autoComplete="new-password"
+            errors={fields.confirmPassword.errors}
+          />
           <Button type="submit" pending={navigation.state === "submitting" && navigation.formAction === "/settings/account"}>
             Change password
           </Button>
@@ -85,7 +101,9 @@ export default function AccountPage() {
       </section>
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">Sessions</h2>
-        <p className="text-sm text-slate-600 dark:text-slate-300">Signed in on a shared or lost computer? End every session, this one included.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Signed in on a shared or lost computer? End every session, this one included.
+        </p>
         <Form method="post" action="/auth/logout">
           <FormToken />
           <Button type="submit" name="intent" value="everywhere" variant="danger">

@@ -38,7 +38,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     try {
       return await applyFormOnce(request, formData, async () => {
         await inviteMember(ctx, submission.value);
-        return redirectWithToast("/settings/team", { type: "success", title: "Invitation sent", message: `We e-mailed ${submission.value.email} a link to join.` });
+        return redirectWithToast("/settings/team", {
+          type: "success",
+          title: "Invitation sent",
+          message: `We e-mailed ${submission.value.email} a link to join.`,
+        });
       });
     } catch (error) {
       if (error instanceof Response) throw error;

@@ -40,14 +40,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     return await applyFormOnce(request, formData, async () => {
       await setTaskStatus(ctx, taskId, intent === "done" ? "done" : "open");
-      return redirectWithToast(`${url.pathname}${url.search}`, { type: "success", message: intent === "done" ? "Task marked done." : "Task reopened." });
+      return redirectWithToast(`${url.pathname}${url.search}`, {
+        type: "success",
+        message: intent === "done" ? "Task marked done." : "Task reopened.",
+      });
     });
   } catch (error) {
     return replyWithServiceError(submission, error);
   }
 }
 
-const WRITEBACK: Record<string, string> = { none: "Export as CSV", queued: "Sending to AMS", done: "In AMS", failed: "Not sent", skipped: "Export as CSV" };
+const WRITEBACK: Record<string, string> = {
+  none: "Export as CSV",
+  queued: "Sending to AMS",
+  done: "In AMS",
+  failed: "Not sent",
+  skipped: "Export as CSV",
+};
 
 export default function TasksPage() {
   const { rows, status, page, pageCount } = useLoaderData<typeof loader>();
@@ -57,9 +66,15 @@ export default function TasksPage() {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-bold">Tasks</h1>
-          <p className="text-sm text-slate-600 dark:text-slate-300">Follow-ups created when a policy is re-marketed, per your task-creation settings.</p>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Follow-ups created when a policy is re-marketed, per your task-creation settings.
+          </p>
         </div>
-        <a href="/tasks/export.csv" className="rounded-md px-3.5 py-2 text-sm font-semibold ring-1 ring-inset ring-slate-300 hover:bg-slate-50 dark:ring-slate-600" download>
+        <a
+          href="/tasks/export.csv"
+          className="rounded-md px-3.5 py-2 text-sm font-semibold ring-1 ring-inset ring-slate-300 hover:bg-slate-50 dark:ring-slate-600"
+          download
+        >
           Download open tasks (CSV)
         </a>
       </div>
@@ -117,7 +132,9 @@ export default function TasksPage() {
             </td>
             <td className="pr-3 text-xs">
               {WRITEBACK[t.writeback]}
-              {t.writeback === "done" && t.writebackExternalId ? <span className="block text-slate-500">{t.writebackExternalId}</span> : null}
+              {t.writeback === "done" && t.writebackExternalId ? (
+                <span className="block text-slate-500">{t.writebackExternalId}</span>
+              ) : null}
               {t.writeback === "failed" && t.writebackError ? <span className="block text-red-700">{t.writebackError}</span> : null}
             </td>
             <td className="pr-3">

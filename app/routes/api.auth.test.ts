@@ -14,16 +14,32 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
 describe("API bearer tokens", () => {
   test("login → token → user → logout → token refused", async () => {
     const { user, tenant } = await createTestTenant();
-    const login = await loginAction({ request: post("/api/auth/login", { email: user.email, password: TEST_PASSWORD }), params: {}, context: {} });
+    const login = await loginAction({
+      request: post("/api/auth/login", { email: user.email, password: TEST_PASSWORD }),
+      params: {},
+      context: {},
+    });
     expect(login.status).toBe(200);
     const { access_token } = (await login.json()) as { access_token: string };
 
-    const me = await userLoader({ request: new Request("http://localhost/api/auth/user", { headers: { Authorization: `Bearer ${access_token}` } }), params: {}, context: {} });
+    const me = await userLoader({
+      request: new Request("http://localhost/api/auth/user", { headers: { Authorization: `Bearer ${access_token}` } }),
+      params: {},
+      context: {},
+    });
     expect(await me.json()).toMatchObject({ id: user.id, tenant: { id: tenant.id }, "custom:paid": "true" });
 
-    const out = await logoutAction({ request: post("/api/auth/logout", {}, { Authorization: `Bearer ${access_token}` }), params: {}, context: {} });
+    const out = await logoutAction({
+      request: post("/api/auth/logout", {}, { Authorization: `Bearer ${access_token}` }),
+      params: {},
+      context: {},
+    });
     expect(out.status).toBe(204);
-    const refused = await userLoader({ request: new Request("http://localhost/api/auth/user", { headers: { Authorization: `Bearer ${access_token}` } }), params: {}, context: {} }).catch((r: Response) => r);
+    const refused = await userLoader({
+      request: new Request("http://localhost/api/auth/user", { headers: { Authorization: `Bearer ${access_token}` } }),
+      params: {},
+      context: {},
+    }).catch((r: Response) => r);
     expect((refused as Response).status).toBe(401);
   });
 

@@ -7,8 +7,24 @@ import { apiRoute } from "~/utils/api.server";
 
 const blankIsAbsent = (v: unknown) => (v === "" ? undefined : v);
 const Query = z.object({
-  year: z.preprocess(blankIsAbsent, z.coerce.number({ error: "year must be a year." }).int("year must be a year.").min(2000, "year must be a year.").max(2100, "year must be a year.").optional()),
-  month: z.preprocess(blankIsAbsent, z.coerce.number({ error: "month must be 1 to 12." }).int("month must be 1 to 12.").min(1, "month must be 1 to 12.").max(12, "month must be 1 to 12.").optional()),
+  year: z.preprocess(
+    blankIsAbsent,
+    z.coerce
+      .number({ error: "year must be a year." })
+      .int("year must be a year.")
+      .min(2000, "year must be a year.")
+      .max(2100, "year must be a year.")
+      .optional(),
+  ),
+  month: z.preprocess(
+    blankIsAbsent,
+    z.coerce
+      .number({ error: "month must be 1 to 12." })
+      .int("month must be 1 to 12.")
+      .min(1, "month must be 1 to 12.")
+      .max(12, "month must be 1 to 12.")
+      .optional(),
+  ),
 });
 
 /** Seed GET /billing-subscription/monthly-usage?month&year: per month of the year, or per day of the month. */

@@ -64,7 +64,10 @@ export async function action(args: ActionFunctionArgs) {
       used = applied;
       return { data };
     } finally {
-      if (!used && upload.file) await getStorage().delete(upload.file.key).catch(() => {});
+      if (!used && upload.file)
+        await getStorage()
+          .delete(upload.file.key)
+          .catch(() => {});
     }
   });
 }

@@ -10,10 +10,14 @@ export async function action(args: ActionFunctionArgs) {
     method: "POST",
     schema: z.object({
       connectionId: connectionIdField,
-      key: z.string({ error: "key is required." }).regex(/^[a-z]{1,20}$/, "key is 1 to 20 lowercase letters (the step: mapping, filters…)."),
+      key: z
+        .string({ error: "key is required." })
+        .regex(/^[a-z]{1,20}$/, "key is 1 to 20 lowercase letters (the step: mapping, filters…)."),
       draft: cleanJson().refine((d) => JSON.stringify(d ?? null).length <= 200_000, "The draft is larger than 200 KB."),
     }),
-    run: async (ctx, input) => ({ data: await apiSaveState(ctx, { connectionId: input.connectionId, key: input.key, draft: input.draft ?? null }) }),
+    run: async (ctx, input) => ({
+      data: await apiSaveState(ctx, { connectionId: input.connectionId, key: input.key, draft: input.draft ?? null }),
+    }),
   });
 }
 

@@ -13,9 +13,14 @@ export async function action(args: ActionFunctionArgs) {
       mapping: z.object(
         {
           object: singleLineText({ error: "mapping.object is required." }).min(1, "mapping.object is required.").max(200),
-          fields: z.record(singleLineText(), singleLineText().min(1).max(200), { error: "mapping.fields maps each field to a source attribute." }),
+          fields: z.record(singleLineText(), singleLineText().min(1).max(200), {
+            error: "mapping.fields maps each field to a source attribute.",
+          }),
           valueMaps: z
-            .object({ lineOfBusiness: z.record(singleLineText(), singleLineText()).default({}), status: z.record(singleLineText(), singleLineText()).default({}) })
+            .object({
+              lineOfBusiness: z.record(singleLineText(), singleLineText()).default({}),
+              status: z.record(singleLineText(), singleLineText()).default({}),
+            })
             .default({ lineOfBusiness: {}, status: {} }),
           preset: singleLineText().max(40).nullable().optional(),
         },

@@ -74,7 +74,13 @@ export default function AcceptInvitePage() {
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <input type="hidden" name="token" value={token} />
         <ErrorList id={form.errorId} errors={form.errors} />
-        <Field label="Your name" {...getInputProps(fields.name, { type: "text" })} id={fields.name.id} autoComplete="name" errors={fields.name.errors} />
+        <Field
+          label="Your name"
+          {...getInputProps(fields.name, { type: "text" })}
+          id={fields.name.id}
+          autoComplete="name"
+          errors={fields.name.errors}
+        />
         <NewPasswordField label="Choose a password" field={fields.password} policy={policy} />
         <Button type="submit" className="w-full" pending={navigation.state === "submitting"}>
           Join agency

@@ -84,7 +84,13 @@ export default function ConfirmSignUpPage() {
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <Honeypot />
         <ErrorList id={form.errorId} errors={form.errors} />
-        <Field label="E-mail" {...getInputProps(fields.email, { type: "email" })} id={fields.email.id} autoComplete="email" errors={fields.email.errors} />
+        <Field
+          label="E-mail"
+          {...getInputProps(fields.email, { type: "email" })}
+          id={fields.email.id}
+          autoComplete="email"
+          errors={fields.email.errors}
+        />
         <Field
           label="Confirmation code"
           {...getInputProps(fields.code, { type: "text" })}

@@ -49,7 +49,13 @@ export default function ForgotPasswordPage() {
       <p className="text-sm text-slate-600 dark:text-slate-300">Enter your e-mail and we will send you a code to choose a new one.</p>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <Honeypot />
-        <Field label="E-mail" {...getInputProps(fields.email, { type: "email" })} id={fields.email.id} autoComplete="email" errors={fields.email.errors} />
+        <Field
+          label="E-mail"
+          {...getInputProps(fields.email, { type: "email" })}
+          id={fields.email.id}
+          autoComplete="email"
+          errors={fields.email.errors}
+        />
         <Button type="submit" className="w-full" pending={navigation.state === "submitting"}>
           Send code
         </Button>

@@ -28,8 +28,12 @@ describe("/auth/login lock-out (issue 12 §4)", () => {
   test("five wrong passwords from a stranger's address: the owner still signs in from home (was 429 from everywhere)", async () => {
     const { user } = await createTestTenant();
     const stranger = { "x-remarket-client-ip": "203.0.113.66" };
-    for (let i = 0; i < 5; i++) await action(args(makeRequest("/auth/login", { form: { email: user.email, password: "guess" }, headers: stranger })));
-    const home = makeRequest("/auth/login", { form: { email: user.email, password: TEST_PASSWORD, redirectTo: "/" }, headers: { "x-remarket-client-ip": "198.51.100.10" } });
+    for (let i = 0; i < 5; i++)
+      await action(args(makeRequest("/auth/login", { form: { email: user.email, password: "guess" }, headers: stranger })));
+    const home = makeRequest("/auth/login", {
+      form: { email: user.email, password: TEST_PASSWORD, redirectTo: "/" },
+      headers: { "x-remarket-client-ip": "198.51.100.10" },
+    });
     const response = await responseOf(() => action(args(home)));
     expect(response.status).toBe(302);
     expect(response.headers.get("Set-Cookie")).toMatch(/__session=/);

@@ -26,7 +26,10 @@ function resetSchema(policy: PasswordPolicy) {
   return z
     .object({
       email: z.string({ error: "E-mail is required." }).trim().email("Enter a valid e-mail address."),
-      code: z.string({ error: "Enter the 6-digit code." }).trim().regex(/^\d{6}$/, "The code has 6 digits."),
+      code: z
+        .string({ error: "Enter the 6-digit code." })
+        .trim()
+        .regex(/^\d{6}$/, "The code has 6 digits."),
       // seed §5: 'New password is required.'
       password: newPasswordSchema(policy, "New password is required."),
       confirmPassword: z.string({ error: "Please confirm your new password." }),
@@ -37,7 +40,12 @@ function resetSchema(policy: PasswordPolicy) {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAnonymous(request, context);
   const params = new URL(request.url).searchParams;
-  return { email: params.get("email") ?? "", sent: params.get("sent") === "1", policy: getPasswordPolicy(), codeDelivery: codeDeliveryFor(request, context) };
+  return {
+    email: params.get("email") ?? "",
+    sent: params.get("sent") === "1",
+    policy: getPasswordPolicy(),
+    codeDelivery: codeDeliveryFor(request, context),
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -79,10 +87,30 @@ export default function ResetPasswordPage() {
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <Honeypot />
         <ErrorList id={form.errorId} errors={form.errors} />
-        <Field label="E-mail" {...getInputProps(fields.email, { type: "email" })} id={fields.email.id} autoComplete="email" errors={fields.email.errors} />
-        <Field label="Code" {...getInputProps(fields.code, { type: "text" })} id={fields.code.id} inputMode="numeric" autoComplete="one-time-code" maxLength={6} errors={fields.code.errors} />
+        <Field
+          label="E-mail"
+          {...getInputProps(fields.email, { type: "email" })}
+          id={fields.email.id}
+          autoComplete="email"
+          errors={fields.email.errors}
+        />
+        <Field
+          label="Code"
+          {...getInputProps(fields.code, { type: "text" })}
+          id={fields.code.id}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          errors={fields.code.errors}
+        />
         <NewPasswordField label="New password" field={fields.password} policy={policy} />
-        <Field label="Confirm new password" {...getInputProps(fields.confirmPassword, { type: "password" })} id={fields.confirmPassword.id} autoComplete="new-password" errors={fields.confirmPassword.errors} />
+        <Field
+          label="Confirm new password"
+          {...getInputProps(fields.confirmPassword, { type: "password" })}
+          id={fields.confirmPassword.id}
+          autoComplete="new-password"
+          errors={fields.confirmPassword.errors}
+        />
         <Button type="submit" className="w-full" pending={navigation.state === "submitting"}>
           Save new password
         </Button>

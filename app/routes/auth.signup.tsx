@@ -76,11 +76,35 @@ export default function SignUpPage() {
       <PostForm {...getFormProps(form)} className="space-y-4">
         <Honeypot />
         <ErrorList id={form.errorId} errors={form.errors} />
-        <Field label="Agency name" {...getInputProps(fields.agencyName, { type: "text" })} id={fields.agencyName.id} autoComplete="organization" errors={fields.agencyName.errors} />
-        <Field label="Your name" {...getInputProps(fields.name, { type: "text" })} id={fields.name.id} autoComplete="name" errors={fields.name.errors} />
-        <Field label="E-mail" {...getInputProps(fields.email, { type: "email" })} id={fields.email.id} autoComplete="email" errors={fields.email.errors} />
+        <Field
+          label="Agency name"
+          {...getInputProps(fields.agencyName, { type: "text" })}
+          id={fields.agencyName.id}
+          autoComplete="organization"
+          errors={fields.agencyName.errors}
+        />
+        <Field
+          label="Your name"
+          {...getInputProps(fields.name, { type: "text" })}
+          id={fields.name.id}
+          autoComplete="name"
+          errors={fields.name.errors}
+        />
+        <Field
+          label="E-mail"
+          {...getInputProps(fields.email, { type: "email" })}
+          id={fields.email.id}
+          autoComplete="email"
+          errors={fields.email.errors}
+        />
         <NewPasswordField label="Password" field={fields.password} policy={policy} />
-        <Field label="Confirm password" {...getInputProps(fields.confirmPassword, { type: "password" })} id={fields.confirmPassword.id} autoComplete="new-password" errors={fields.confirmPassword.errors} />
+        <Field
+          label="Confirm password"
+          {...getInputProps(fields.confirmPassword, { type: "password" })}
+          id={fields.confirmPassword.id}
+          autoComplete="new-password"
+          errors={fields.confirmPassword.errors}
+        />
         <Button type="submit" className="w-full" pending={navigation.state === "submitting"}>
           Create account
         </Button>

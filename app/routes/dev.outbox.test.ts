@@ -59,7 +59,9 @@ describe("/dev/outbox", () => {
   test("a request that came through a proxy on this machine (loopback socket, forwarding headers) is a 404", async () => {
     restore = withEnv({ APP_URL: "http://localhost:3000", SMTP_URL: undefined, DEV_OUTBOX: undefined });
     for (const header of ["X-Forwarded-For", "Forwarded", "X-Real-IP"]) {
-      const response = await responseOf(() => loader(args(makeRequest("/dev/outbox", { headers: { [header]: "198.51.100.7" } }), "127.0.0.1")));
+      const response = await responseOf(() =>
+        loader(args(makeRequest("/dev/outbox", { headers: { [header]: "198.51.100.7" } }), "127.0.0.1")),
+      );
       expect(response.status).toBe(404);
     }
   });
@@ -107,7 +109,9 @@ describe("where the sign-up and reset pages say the code is", () => {
 describe("the start-up warning", () => {
   test("a public APP_URL without a mail server warns once that codes are in the log only", () => {
     restore = withEnv({ APP_URL: "https://remarket.example", SMTP_URL: undefined, DEV_OUTBOX: undefined });
-    expect(mailDeliveryWarning(getEnv())).toMatch(/SMTP_URL is not set and APP_URL \(https:\/\/remarket\.example\) is not a loopback address: .*server's log only/);
+    expect(mailDeliveryWarning(getEnv())).toMatch(
+      /SMTP_URL is not set and APP_URL \(https:\/\/remarket\.example\) is not a loopback address: .*server's log only/,
+    );
   });
 
   test("no warning on a laptop (outbox) or with a mail server", () => {

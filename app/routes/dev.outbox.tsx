@@ -14,7 +14,10 @@ export const meta: MetaFunction = () => [{ title: "Development outbox | Remarket
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!outboxOpenTo(request, context)) throw new Response("Not found", { status: 404 });
-  const to = singleLineText().catch("").parse(new URL(request.url).searchParams.get("to") ?? "") || undefined;
+  const to =
+    singleLineText()
+      .catch("")
+      .parse(new URL(request.url).searchParams.get("to") ?? "") || undefined;
   const emails = await listOutbox(await getDb(), { to });
   return { emails: emails.map((e) => ({ ...e, createdAt: format(e.createdAt, "dd MMM yyyy | HH:mm:ss") })) };
 }
@@ -24,7 +27,9 @@ export default function OutboxPage() {
   return (
     <main className="mx-auto max-w-3xl space-y-4 px-4 py-8">
       <h1 className="text-2xl font-bold">Development outbox</h1>
-      <p className="text-sm text-slate-600">No mail server is configured, so e-mails land here (newest first). Set SMTP_URL to send real mail.</p>
+      <p className="text-sm text-slate-600">
+        No mail server is configured, so e-mails land here (newest first). Set SMTP_URL to send real mail.
+      </p>
       {emails.length === 0 ? <p>No e-mails yet.</p> : null}
       <ul className="space-y-3">
         {emails.map((e) => (
@@ -34,7 +39,9 @@ export default function OutboxPage() {
               To: <span data-testid="outbox-to">{e.to}</span>
             </p>
             <p className="font-semibold">{e.subject}</p>
-            <pre className="mt-2 whitespace-pre-wrap text-sm" data-testid="outbox-text">{e.text}</pre>
+            <pre className="mt-2 whitespace-pre-wrap text-sm" data-testid="outbox-text">
+              {e.text}
+            </pre>
           </li>
         ))}
       </ul>

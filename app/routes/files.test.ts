@@ -41,9 +41,19 @@ function uploadRequest(cookie: string, name: string, content: string | Uint8Arra
 async function uploadAndProcess(who: Awaited<ReturnType<typeof signedIn>>, name = "book.csv", content = "Name,Premium\nAnn,100\n") {
   const response = (await uploadAction(args(uploadRequest(who.cookie, name, content)))) as Response;
   expect(response.status).toBe(302);
-  const [row] = await who.db.select().from(files).where(and(eq(files.tenantId, who.tenant.id), eq(files.name, name)));
+  const [row] = await who.db
+    .select()
+    .from(files)
+    .where(and(eq(files.tenantId, who.tenant.id), eq(files.name, name)));
   await processFileJob(
-    { id: "00000000-0000-0000-0000-000000000000", tenantId: who.tenant.id, type: FILE_JOB, payload: { fileId: row.id }, attempts: 1, maxAttempts: 3 },
+    {
+      id: "00000000-0000-0000-0000-000000000000",
+      tenantId: who.tenant.id,
+      type: FILE_JOB,
+      payload: { fileId: row.id },
+      attempts: 1,
+      maxAttempts: 3,
+    },
     { db: who.db, progress: async () => {}, signal: new AbortController().signal },
   );
   return row;
@@ -81,7 +91,10 @@ describe("upload (no-JavaScript form action)", () => {
   ])("%s is refused with a message and nothing stored", async (name, content, message) => {
     const me = await signedIn();
     const result = await uploadAction(args(uploadRequest(me.cookie, name, content)));
-    const body = result as unknown as { data: { fieldErrors: Record<string, string[]>; fields: Record<string, string> }; init: { status: number } };
+    const body = result as unknown as {
+      data: { fieldErrors: Record<string, string[]>; fields: Record<string, string> };
+      init: { status: number };
+    };
     expect(body.init.status).toBe(400);
     expect(body.data.fieldErrors.file).toEqual([message]);
     expect(body.data.fields.domain).toBe("policies");
@@ -90,7 +103,9 @@ describe("upload (no-JavaScript form action)", () => {
 
   test("a missing domain is a field error", async () => {
     const me = await signedIn();
-    const result = (await uploadAction(args(uploadRequest(me.cookie, "a.csv", "a\n1\n", "planets")))) as unknown as { data: { fieldErrors: Record<string, string[]> } };
+    const result = (await uploadAction(args(uploadRequest(me.cookie, "a.csv", "a\n1\n", "planets")))) as unknown as {
+      data: { fieldErrors: Record<string, string[]> };
+    };
     expect(result.data.fieldErrors.domain).toEqual(["Choose what the file holds."]);
     expect(await me.db.select().from(files).where(eq(files.tenantId, me.tenant.id))).toHaveLength(0);
   });
@@ -106,7 +121,9 @@ describe("upload (no-JavaScript form action)", () => {
 
   test("a name with a C0 control other than tab cannot travel in a part header: a 400 that says so, nothing stored", async () => {
     const me = await signedIn();
-    const { status, data } = unwrapData<{ fieldErrors?: Record<string, string[]> }>(await uploadAction(args(uploadRequest(me.cookie, "ren\u0007ewals.csv", "a\n1\n"))));
+    const { status, data } = unwrapData<{ fieldErrors?: Record<string, string[]> }>(
+      await uploadAction(args(uploadRequest(me.cookie, "ren\u0007ewals.csv", "a\n1\n"))),
+    );
     expect(status).toBe(400);
     expect(data.fieldErrors?.file?.[0]).toMatch(/could not be read .*rename the file/);
     expect(await me.db.select().from(files).where(eq(files.tenantId, me.tenant.id))).toEqual([]);
@@ -138,7 +155,9 @@ describe("tenant isolation", () => {
     expect(download.headers.get("Content-Disposition")).toBe(`attachment; filename="book.csv"; filename*=UTF-8''book.csv`);
     expect(download.headers.get("Content-Type")).toBe("text/csv");
     expect(await download.text()).toBe("Name,Premium\nAnn,100\n");
-    const html = (await reportDownloadLoader(args(makeRequest(`/files/${file.id}/report/download`, { cookie: owner.cookie }), params))) as Response;
+    const html = (await reportDownloadLoader(
+      args(makeRequest(`/files/${file.id}/report/download`, { cookie: owner.cookie }), params),
+    )) as Response;
     expect(html.headers.get("Content-Disposition")).toMatch(/^attachment;/);
     const text = await html.text();
     expect(text).toContain("<style>");
@@ -149,7 +168,9 @@ describe("tenant isolation", () => {
       expect(await status(loader(args(makeRequest(`/files/${file.id}`, { cookie: other.cookie }), params)))).toBe(404);
     }
     expect(await status(linkAction(args(makeRequest(`/files/${file.id}`, { cookie: other.cookie, form: {} }), params)))).toBe(404);
-    expect(await status(detailLoader(args(makeRequest(`/files/not-a-uuid`, { cookie: owner.cookie }), { fileId: "not-a-uuid" })))).toBe(404);
+    expect(await status(detailLoader(args(makeRequest(`/files/not-a-uuid`, { cookie: owner.cookie }), { fileId: "not-a-uuid" })))).toBe(
+      404,
+    );
   });
 
   test("public links: valid without a session; altered id, tampered or expired signature refused", async () => {
@@ -194,11 +215,15 @@ describe("notifications", () => {
       .returning({ id: users.id, tenantId: users.tenantId });
     const colleagueCookie = await sessionCookieFor(colleague);
     for (const cookie of [stranger.cookie, colleagueCookie]) {
-      const result = (await notificationsAction(args(makeRequest("/notifications", { cookie, form: { intent: "read", id: card.id, via: "fetcher" } })))) as unknown as { init: { status: number } };
+      const result = (await notificationsAction(
+        args(makeRequest("/notifications", { cookie, form: { intent: "read", id: card.id, via: "fetcher" } })),
+      )) as unknown as { init: { status: number } };
       expect(result.init.status).toBe(404);
     }
     // The fetcher path answers ok; the plain form redirects back.
-    const ok = (await notificationsAction(args(makeRequest("/notifications", { cookie: me.cookie, form: { intent: "read", id: card.id, via: "fetcher" } })))) as unknown as { data: { ok: boolean } };
+    const ok = (await notificationsAction(
+      args(makeRequest("/notifications", { cookie: me.cookie, form: { intent: "read", id: card.id, via: "fetcher" } })),
+    )) as unknown as { data: { ok: boolean } };
     expect(ok.data.ok).toBe(true);
     const unread = await notificationsLoader(args(makeRequest("/notifications", { cookie: me.cookie })));
     expect(unread.groups).toHaveLength(0);
@@ -217,7 +242,9 @@ describe("notifications", () => {
     expect(response.headers.get("Location")).toBe("/notifications?page=1");
     const rows = await me.db.select({ readAt: notifications.readAt }).from(notifications).where(eq(notifications.tenantId, me.tenant.id));
     expect(rows.every((r) => r.readAt !== null)).toBe(true);
-    const plain = (await notificationsAction(args(makeRequest("/notifications", { cookie: me.cookie, form: { intent: "read", id: "00000000-0000-0000-0000-000000000000" } })))) as unknown as {
+    const plain = (await notificationsAction(
+      args(makeRequest("/notifications", { cookie: me.cookie, form: { intent: "read", id: "00000000-0000-0000-0000-000000000000" } })),
+    )) as unknown as {
       init: { status: number };
     };
     expect(plain.init.status).toBe(404);
@@ -228,7 +255,12 @@ describe("per-domain parse settings", () => {
   test("admins save; staff are refused; processing uses the domain's settings", async () => {
     const admin = await signedIn();
     const saved = (await configAction(
-      args(makeRequest("/files/config", { cookie: admin.cookie, form: { domain: "policies", delimiter: "|", headerRow: "2", dateFormat: "dd/MM/yyyy", encoding: "auto" } })),
+      args(
+        makeRequest("/files/config", {
+          cookie: admin.cookie,
+          form: { domain: "policies", delimiter: "|", headerRow: "2", dateFormat: "dd/MM/yyyy", encoding: "auto" },
+        }),
+      ),
     )) as Response;
     expect(saved.status).toBe(302);
     const file = await uploadAndProcess(admin, "piped.csv", "exported by AMS\nName|Start\nAnn|03/05/2024\n");
@@ -240,11 +272,21 @@ describe("per-domain parse settings", () => {
     const staff = await createTestTenant({ role: "staff" });
     const staffCookie = await sessionCookieFor(staff.user);
     const refused = (await configAction(
-      args(makeRequest("/files/config", { cookie: staffCookie, form: { domain: "policies", delimiter: ",", headerRow: "1", dateFormat: "auto", encoding: "auto" } })),
+      args(
+        makeRequest("/files/config", {
+          cookie: staffCookie,
+          form: { domain: "policies", delimiter: ",", headerRow: "1", dateFormat: "auto", encoding: "auto" },
+        }),
+      ),
     )) as unknown as { init: { status: number } };
     expect(refused.init.status).toBe(403);
     const invalid = (await configAction(
-      args(makeRequest("/files/config", { cookie: admin.cookie, form: { domain: "policies", delimiter: ",", headerRow: "-1", dateFormat: "auto", encoding: "auto" } })),
+      args(
+        makeRequest("/files/config", {
+          cookie: admin.cookie,
+          form: { domain: "policies", delimiter: ",", headerRow: "-1", dateFormat: "auto", encoding: "auto" },
+        }),
+      ),
     )) as unknown as { init: { status: number } };
     expect(invalid.init.status).toBe(400);
   });

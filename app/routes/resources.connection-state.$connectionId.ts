@@ -9,7 +9,9 @@ import { cleanJson } from "~/utils/schemas";
 // Seed connections/state/get and connections/state/save: the wizard's saved step and drafts.
 
 export async function loader(args: LoaderFunctionArgs) {
-  return jsonRoute(args, ["GET"], async () => getConnectionState(await requireAdmin(args.request, args.context), args.params.connectionId!));
+  return jsonRoute(args, ["GET"], async () =>
+    getConnectionState(await requireAdmin(args.request, args.context), args.params.connectionId!),
+  );
 }
 
 const SaveSchema = z.object({

@@ -16,13 +16,19 @@ describe("/resources/session (the inactivity modal's Reset)", () => {
     const token = await getCookies().sessionCookie.parse(cookie);
     // Pretend the last activity was 29 minutes ago: one minute of idle time left.
     const soon = new Date(Date.now() + 60_000);
-    await db.update(sessions).set({ idleExpiresAt: soon }).where(eq(sessions.id, sha256(token)));
+    await db
+      .update(sessions)
+      .set({ idleExpiresAt: soon })
+      .where(eq(sessions.id, sha256(token)));
 
     const before = Date.now();
     const result = await action(args(makeRequest("/resources/session", { cookie, form: { intent: "touch" } })));
     const expires = new Date(result.idleExpiresAt).getTime();
     expect(expires).toBeGreaterThanOrEqual(before + 30 * 60_000 - 1000);
-    const [row] = await db.select({ idleExpiresAt: sessions.idleExpiresAt }).from(sessions).where(eq(sessions.id, sha256(token)));
+    const [row] = await db
+      .select({ idleExpiresAt: sessions.idleExpiresAt })
+      .from(sessions)
+      .where(eq(sessions.id, sha256(token)));
     expect(row.idleExpiresAt.getTime()).toBe(expires);
   });
 

@@ -59,7 +59,10 @@ function subscription(customer: string, status: string, plan: string, periodEnd:
     status,
     metadata: { plan },
     trial_end: null,
-    items: { object: "list", data: [{ id: "si_1", object: "subscription_item", price: { id: "price_x", object: "price" }, current_period_end: periodEnd }] },
+    items: {
+      object: "list",
+      data: [{ id: "si_1", object: "subscription_item", price: { id: "price_x", object: "price" }, current_period_end: periodEnd }],
+    },
   };
 }
 
@@ -67,7 +70,11 @@ async function linkedTenant() {
   const t = await createTestTenant();
   const customer = `cus_${randomUUID().replace(/-/g, "").slice(0, 14)}`;
   const linked = await deliver(
-    stripeEvent("checkout.session.completed", { id: "cs_1", object: "checkout.session", customer, client_reference_id: t.tenant.id, mode: "subscription", metadata: {} }, 1_780_000_000),
+    stripeEvent(
+      "checkout.session.completed",
+      { id: "cs_1", object: "checkout.session", customer, client_reference_id: t.tenant.id, mode: "subscription", metadata: {} },
+      1_780_000_000,
+    ),
   );
   expect(linked).toEqual({ status: 200, body: { received: true, outcome: "applied" } });
   return { ...t, customer };
@@ -81,7 +88,11 @@ async function account(db: Awaited<ReturnType<typeof createTestTenant>>["db"], t
 describe("Stripe webhooks", () => {
   test("a bad signature is refused and nothing is recorded", async () => {
     const { db, tenant } = await createTestTenant();
-    const event = stripeEvent("checkout.session.completed", { id: "cs_x", object: "checkout.session", customer: "cus_forged", client_reference_id: tenant.id }, 1_780_000_000);
+    const event = stripeEvent(
+      "checkout.session.completed",
+      { id: "cs_x", object: "checkout.session", customer: "cus_forged", client_reference_id: tenant.id },
+      1_780_000_000,
+    );
     const result = await deliver(event, "whsec_someone_else");
     expect(result.status).toBe(400);
     expect(await db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id))).toHaveLength(0);
@@ -91,12 +102,20 @@ describe("Stripe webhooks", () => {
   test("checkout links the customer; subscription events set plan, status and period end", async () => {
     const { db, tenant, customer } = await linkedTenant();
     expect((await account(db, tenant.id)).stripeCustomerId).toBe(customer);
-    const result = await deliver(stripeEvent("customer.subscription.created", subscription(customer, "active", "growth", 1_782_600_000), 1_780_000_100));
+    const result = await deliver(
+      stripeEvent("customer.subscription.created", subscription(customer, "active", "growth", 1_782_600_000), 1_780_000_100),
+    );
     expect(result.body.outcome).toBe("applied");
     const row = await account(db, tenant.id);
     expect(row).toMatchObject({ subscriptionId: "sub_main", subscriptionStatus: "active", plan: "growth", trialPeriodOver: true });
     expect(row.currentPeriodEnd?.getTime()).toBe(1_782_600_000 * 1000);
-    const overview = await getBillingOverview({ db, tenantId: tenant.id, userId: "", role: "admin", now: () => new Date(1_780_000_200 * 1000) });
+    const overview = await getBillingOverview({
+      db,
+      tenantId: tenant.id,
+      userId: "",
+      role: "admin",
+      now: () => new Date(1_780_000_200 * 1000),
+    });
     expect(overview).toMatchObject({ planName: "Growth", statusLabel: "Active", trialDaysLeft: null });
   });
 
@@ -105,7 +124,12 @@ describe("Stripe webhooks", () => {
     await deliver(stripeEvent("customer.subscription.created", subscription(customer, "active", "starter", 1_782_600_000), 1_780_000_100));
     const failed = stripeEvent(
       "invoice.payment_failed",
-      { id: "in_1", object: "invoice", customer, parent: { type: "subscription_details", subscription_details: { subscription: "sub_main", metadata: {} } } },
+      {
+        id: "in_1",
+        object: "invoice",
+        customer,
+        parent: { type: "subscription_details", subscription_details: { subscription: "sub_main", metadata: {} } },
+      },
       1_780_000_200,
     );
     expect((await deliver(failed)).body.outcome).toBe("applied");
@@ -122,7 +146,16 @@ describe("Stripe webhooks", () => {
     expect((await getEntitlements(db, tenant.id, new Date((1_780_000_200 + 6 * 86_400) * 1000))).paid).toBe(true);
     expect((await getEntitlements(db, tenant.id, new Date((1_780_000_200 + 8 * 86_400) * 1000))).paid).toBe(false);
 
-    const paid = stripeEvent("invoice.paid", { id: "in_1", object: "invoice", customer, parent: { type: "subscription_details", subscription_details: { subscription: "sub_main", metadata: {} } } }, 1_780_000_300);
+    const paid = stripeEvent(
+      "invoice.paid",
+      {
+        id: "in_1",
+        object: "invoice",
+        customer,
+        parent: { type: "subscription_details", subscription_details: { subscription: "sub_main", metadata: {} } },
+      },
+      1_780_000_300,
+    );
     expect((await deliver(paid)).body.outcome).toBe("applied");
     expect(await account(db, tenant.id)).toMatchObject({ subscriptionStatus: "active", pastDueSince: null });
   });
@@ -139,22 +172,34 @@ describe("Stripe webhooks", () => {
 
   test("an old subscription's deletion does not cancel the new live one", async () => {
     const { db, tenant, customer } = await linkedTenant();
-    await deliver(stripeEvent("customer.subscription.created", subscription(customer, "active", "agency", 1_782_600_000, "sub_new"), 1_780_000_100));
-    const result = await deliver(stripeEvent("customer.subscription.deleted", subscription(customer, "canceled", "starter", 1_782_600_000, "sub_old"), 1_780_000_200));
+    await deliver(
+      stripeEvent("customer.subscription.created", subscription(customer, "active", "agency", 1_782_600_000, "sub_new"), 1_780_000_100),
+    );
+    const result = await deliver(
+      stripeEvent("customer.subscription.deleted", subscription(customer, "canceled", "starter", 1_782_600_000, "sub_old"), 1_780_000_200),
+    );
     expect(result.body.outcome).toBe("ignored");
     expect(await account(db, tenant.id)).toMatchObject({ subscriptionId: "sub_new", subscriptionStatus: "active", plan: "agency" });
   });
 
   test("payment methods: attach, detach, and a late attach that must not revive the card", async () => {
     const { db, tenant, customer } = await linkedTenant();
-    const card = { id: `pm_${randomUUID().replace(/-/g, "").slice(0, 14)}`, object: "payment_method", type: "card", customer, card: { brand: "visa", last4: "4242", exp_month: 4, exp_year: 2030 } };
+    const card = {
+      id: `pm_${randomUUID().replace(/-/g, "").slice(0, 14)}`,
+      object: "payment_method",
+      type: "card",
+      customer,
+      card: { brand: "visa", last4: "4242", exp_month: 4, exp_year: 2030 },
+    };
     const attachedEarly = stripeEvent("payment_method.attached", card, 1_780_000_100);
     expect((await deliver(attachedEarly)).body.outcome).toBe("applied");
     let overview = await getBillingOverview({ db, tenantId: tenant.id, userId: "", role: "admin" });
     expect(overview.hasPaymentMethod).toBe(true);
     expect(overview.paymentMethods).toEqual([expect.objectContaining({ brand: "visa", last4: "4242", expMonth: 4, expYear: 2030 })]);
 
-    const detached = stripeEvent("payment_method.detached", { ...card, customer: null }, 1_780_000_300, { previous_attributes: { customer } });
+    const detached = stripeEvent("payment_method.detached", { ...card, customer: null }, 1_780_000_300, {
+      previous_attributes: { customer },
+    });
     expect((await deliver(detached)).body.outcome).toBe("applied");
     // A redelivered, older "attached" (another event id) arrives after the detach.
     const attachedLate = stripeEvent("payment_method.attached", card, 1_780_000_200);
@@ -165,7 +210,9 @@ describe("Stripe webhooks", () => {
   });
 
   test("events for customers Remarket does not know are acknowledged and ignored", async () => {
-    const result = await deliver(stripeEvent("customer.subscription.updated", subscription("cus_unknown", "active", "growth", 1_782_600_000), 1_780_000_100));
+    const result = await deliver(
+      stripeEvent("customer.subscription.updated", subscription("cus_unknown", "active", "growth", 1_782_600_000), 1_780_000_100),
+    );
     expect(result).toEqual({ status: 200, body: { received: true, outcome: "ignored" } });
   });
 });

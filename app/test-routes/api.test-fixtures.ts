@@ -52,7 +52,10 @@ export async function action({ request }: ActionFunctionArgs) {
     const { tenantId, userId } = UnpaidBookSchema.parse(body);
     const now = new Date();
     await db.transaction((tx) => seedBookDemo({ db: tx, tenantId, userId, now }));
-    await db.update(billingAccounts).set({ trialEndsAt: new Date(now.getTime() - 86_400_000) }).where(eq(billingAccounts.tenantId, tenantId));
+    await db
+      .update(billingAccounts)
+      .set({ trialEndsAt: new Date(now.getTime() - 86_400_000) })
+      .where(eq(billingAccounts.tenantId, tenantId));
     return Response.json({ ok: true });
   }
   const input = FixtureSchema.parse(body);

@@ -7,7 +7,10 @@ import { createTestTenant, bearerFor } from "../../tests/support/factories";
 import { loader as monthlyUsage } from "~/routes/api.billing-subscription.monthly-usage";
 import { jsonRoute, methodNotAllowed, parseInput, readJsonObject } from "./api.server";
 
-const args = (init: RequestInit = {}, path = "/api/thing") => ({ request: new Request(`http://localhost${path}`, init), context: { requestId: "req-42" } });
+const args = (init: RequestInit = {}, path = "/api/thing") => ({
+  request: new Request(`http://localhost${path}`, init),
+  context: { requestId: "req-42" },
+});
 
 /** Answer a GET through the wrapper with whatever `run` throws, and read the problem back. */
 async function answer(run: () => Promise<unknown>, init?: RequestInit) {
@@ -31,7 +34,12 @@ describe("jsonRoute: one problem+json shape for every failure", () => {
       headers: expect.anything(),
       body: { type: "about:blank", title: "Conflict", status: 409, detail: "An import is already running." },
     });
-    expect((await answer(async () => Promise.reject(new NotFoundError("Quote not found")))).body).toEqual({ type: "about:blank", title: "Not Found", status: 404, detail: "Quote not found" });
+    expect((await answer(async () => Promise.reject(new NotFoundError("Quote not found")))).body).toEqual({
+      type: "about:blank",
+      title: "Not Found",
+      status: 404,
+      detail: "Quote not found",
+    });
     expect((await answer(async () => Promise.reject(new ServiceError("Choose a plan.", 400, "plan")))).body).toEqual({
       type: "/problems/invalid-input",
       title: "Some fields are not valid",
@@ -42,25 +50,42 @@ describe("jsonRoute: one problem+json shape for every failure", () => {
   });
 
   test("invalid input is a 400 with the messages by field, nested fields as dotted paths", async () => {
-    const schema = z.object({ id: z.string({ error: "id is required." }), mapping: z.object({ object: z.string({ error: "mapping.object is required." }) }) });
+    const schema = z.object({
+      id: z.string({ error: "id is required." }),
+      mapping: z.object({ object: z.string({ error: "mapping.object is required." }) }),
+    });
     const result = await answer(async () => parseInput(schema, { mapping: {} }));
     expect(result).toMatchObject({
       status: 400,
       type: "application/problem+json",
-      body: { type: "/problems/invalid-input", status: 400, errors: { id: ["id is required."], "mapping.object": ["mapping.object is required."] } },
+      body: {
+        type: "/problems/invalid-input",
+        status: 400,
+        errors: { id: ["id is required."], "mapping.object": ["mapping.object is required."] },
+      },
     });
   });
 
   test("a source that cannot be read is a 502", async () => {
-    expect((await answer(async () => Promise.reject(new InvalidCredentialsError()))).body).toMatchObject({ status: 502, detail: "The source refused the saved credentials." });
+    expect((await answer(async () => Promise.reject(new InvalidCredentialsError()))).body).toMatchObject({
+      status: 502,
+      detail: "The source refused the saved credentials.",
+    });
     const timeout = await answer(async () => Promise.reject(new ApiTimeoutError("https://crm.example.test/x", 30_000)));
-    expect(timeout).toMatchObject({ status: 502, body: { detail: "The source could not be read: No answer from crm.example.test within 30000 ms" } });
+    expect(timeout).toMatchObject({
+      status: 502,
+      body: { detail: "The source could not be read: No answer from crm.example.test within 30000 ms" },
+    });
   });
 
   test("an unexpected error is logged with the request id and answered 500 without its details", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     const result = await answer(async () => Promise.reject(new Error("relation does not exist")));
-    expect(result).toMatchObject({ status: 500, type: "application/problem+json", body: { type: "about:blank", title: "Internal Server Error", status: 500 } });
+    expect(result).toMatchObject({
+      status: 500,
+      type: "application/problem+json",
+      body: { type: "about:blank", title: "Internal Server Error", status: 500 },
+    });
     expect(JSON.stringify(result.body)).not.toContain("relation");
     expect(logged).toHaveBeenCalledWith("[error] request=req-42 GET /api/thing", expect.any(Error));
   });
@@ -85,7 +110,8 @@ describe("jsonRoute: one problem+json shape for every failure", () => {
   });
 
   test("a JSON body must be sent as JSON and be an object; an empty body has no fields", async () => {
-    const post = (body: string, type = "application/json") => new Request("http://localhost/api/x", { method: "POST", headers: { "Content-Type": type }, body });
+    const post = (body: string, type = "application/json") =>
+      new Request("http://localhost/api/x", { method: "POST", headers: { "Content-Type": type }, body });
     expect(await readJsonObject(post('{"a":1}'))).toEqual({ a: 1 });
     expect(await readJsonObject(post(""))).toEqual({});
     expect((await answer(() => readJsonObject(post("a=1", "application/x-www-form-urlencoded")))).status).toBe(415);
@@ -98,7 +124,8 @@ describe("an API route through the wrapper", () => {
   test("a bad usage query names the field; no token is a 401 problem", async () => {
     const { user } = await createTestTenant();
     const auth = { Authorization: await bearerFor(user) };
-    const request = (query: string, headers: Record<string, string> = auth) => new Request(`http://localhost/api/billing-subscription/monthly-usage${query}`, { headers });
+    const request = (query: string, headers: Record<string, string> = auth) =>
+      new Request(`http://localhost/api/billing-subscription/monthly-usage${query}`, { headers });
     const bad = await monthlyUsage({ request: request("?month=13&year=2026"), params: {}, context: {} });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ type: "/problems/invalid-input", errors: { month: ["month must be 1 to 12."] } });
@@ -106,6 +133,11 @@ describe("an API route through the wrapper", () => {
     expect(good.status).toBe(200);
     const anonymous = await monthlyUsage({ request: request("", {}), params: {}, context: {} });
     expect([anonymous.status, anonymous.headers.get("WWW-Authenticate")]).toEqual([401, 'Bearer realm="remarket"']);
-    expect(await anonymous.json()).toEqual({ type: "about:blank", title: "Unauthorized", status: 401, detail: "User is not authenticated" });
+    expect(await anonymous.json()).toEqual({
+      type: "about:blank",
+      title: "Unauthorized",
+      status: 401,
+      detail: "User is not authenticated",
+    });
   });
 });

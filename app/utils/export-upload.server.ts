@@ -20,7 +20,8 @@ export type ExportUpload = { formData: FormData; file: UploadedFile | null; erro
  */
 export async function readExportUpload(request: Request, tenantId: string): Promise<ExportUpload> {
   const type = request.headers.get("Content-Type") ?? "";
-  if (!type.toLowerCase().startsWith("multipart/form-data")) return { formData: await request.formData(), file: null, error: null, status: 400 };
+  if (!type.toLowerCase().startsWith("multipart/form-data"))
+    return { formData: await request.formData(), file: null, error: null, status: 400 };
   const formData = new FormData();
   let file: UploadedFile | null = null;
   let error: string | null = null;
@@ -63,10 +64,17 @@ export async function readExportUpload(request: Request, tenantId: string): Prom
   };
 
   try {
-    await readMultipart(request, { onField: (name, value) => formData.append(name, value), onFile }, { maxBodyBytes: MAX_EXPORT_BYTES + MULTIPART_OVERHEAD_BYTES, maxFieldBytes: 1_000_000 });
+    await readMultipart(
+      request,
+      { onField: (name, value) => formData.append(name, value), onFile },
+      { maxBodyBytes: MAX_EXPORT_BYTES + MULTIPART_OVERHEAD_BYTES, maxFieldBytes: 1_000_000 },
+    );
   } catch (e) {
     const stored = file as UploadedFile | null;
-    if (stored) await getStorage().delete(stored.key).catch(() => {});
+    if (stored)
+      await getStorage()
+        .delete(stored.key)
+        .catch(() => {});
     if (e instanceof MalformedMultipartError) return { formData, file: null, error: e.message, status: 400 };
     if (e instanceof BodyTooLargeError) return { formData, file: null, error: TOO_LARGE, status: 413 };
     throw e;

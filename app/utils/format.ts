@@ -61,10 +61,7 @@ export function periodToCode<F>(label: string | null | undefined, fallback: F): 
   if (parts.length !== 2) return fallback;
   const [start, end] = parts.map(parseLooseDate);
   if (!start || !end) return fallback;
-  return Math.abs(differenceInCalendarMonths(end, start)) === 12 &&
-    start.getDate() === end.getDate()
-    ? "yr"
-    : "6m";
+  return Math.abs(differenceInCalendarMonths(end, start)) === 12 && start.getDate() === end.getDate() ? "yr" : "6m";
 }
 
 /** Period code → label used by forms (the inverse of the common labels). */

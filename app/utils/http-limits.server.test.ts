@@ -14,7 +14,12 @@ afterEach(() => {
 
 describe("HTTP limits", () => {
   test("defaults: headers in 20 s, a 1 MB cap on JSON and forms, keep-alive past 60 s", () => {
-    restore = withEnv({ HEADERS_TIMEOUT_MS: undefined, REQUEST_BODY_MAX_BYTES: undefined, KEEP_ALIVE_TIMEOUT_MS: undefined, UPLOAD_MAX_BYTES: undefined });
+    restore = withEnv({
+      HEADERS_TIMEOUT_MS: undefined,
+      REQUEST_BODY_MAX_BYTES: undefined,
+      KEEP_ALIVE_TIMEOUT_MS: undefined,
+      UPLOAD_MAX_BYTES: undefined,
+    });
     const limits = httpLimits(getEnv());
     expect(limits.headersTimeoutMs).toBe(20_000);
     expect(limits.requestBodyMaxBytes).toBe(1024 * 1024);

@@ -23,7 +23,8 @@ export type HttpLimits = {
  * sends a request into a socket we are closing (a 502).
  */
 export function httpLimits(env: Env): HttpLimits {
-  const bodyDeadlineMs = (bytes: number) => env.REQUEST_TIMEOUT_MS + Math.ceil((Math.max(0, bytes) / env.UPLOAD_MIN_BYTES_PER_SECOND) * 1000);
+  const bodyDeadlineMs = (bytes: number) =>
+    env.REQUEST_TIMEOUT_MS + Math.ceil((Math.max(0, bytes) / env.UPLOAD_MIN_BYTES_PER_SECOND) * 1000);
   return {
     requestBodyMaxBytes: env.REQUEST_BODY_MAX_BYTES,
     uploadBodyMaxBytes: env.UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES,

@@ -52,7 +52,9 @@ export async function readMultipart(
       },
     });
   } catch (error) {
-    throw new MalformedMultipartError(error instanceof Error && /boundary/i.test(error.message) ? "no multipart boundary" : "not multipart/form-data");
+    throw new MalformedMultipartError(
+      error instanceof Error && /boundary/i.test(error.message) ? "no multipart boundary" : "not multipart/form-data",
+    );
   }
   if (!request.body) throw new MalformedMultipartError("empty body");
 

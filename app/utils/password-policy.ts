@@ -28,14 +28,10 @@ export function passwordRules(policy: PasswordPolicy, password: string): Passwor
       met: password.length <= policy.maxLength,
     });
   }
-  if (policy.requireLowercase)
-    rules.push({ id: "lower", label: "A lower-case letter", met: /[a-z]/.test(password) });
-  if (policy.requireUppercase)
-    rules.push({ id: "upper", label: "An upper-case letter", met: /[A-Z]/.test(password) });
-  if (policy.requireDigit)
-    rules.push({ id: "digit", label: "A number", met: /[0-9]/.test(password) });
-  if (policy.requireSymbol)
-    rules.push({ id: "symbol", label: "A symbol (not a letter or number)", met: /[^A-Za-z0-9]/.test(password) });
+  if (policy.requireLowercase) rules.push({ id: "lower", label: "A lower-case letter", met: /[a-z]/.test(password) });
+  if (policy.requireUppercase) rules.push({ id: "upper", label: "An upper-case letter", met: /[A-Z]/.test(password) });
+  if (policy.requireDigit) rules.push({ id: "digit", label: "A number", met: /[0-9]/.test(password) });
+  if (policy.requireSymbol) rules.push({ id: "symbol", label: "A symbol (not a letter or number)", met: /[^A-Za-z0-9]/.test(password) });
   return rules;
 }
 

@@ -18,7 +18,16 @@ describe("client-safe copies", () => {
       thresholdAmount: 250,
       actDaysBeforeExpiration: 90,
       triggered: ["pct", "amount"],
-      compared: { currentPremium: 2000, renewalPremium: 2400, predicted: true, predictionLevel: "carrier_line", predictionSample: 7, changePct: 20, changeAmount: 400, daysToExpiry: 30 },
+      compared: {
+        currentPremium: 2000,
+        renewalPremium: 2400,
+        predicted: true,
+        predictionLevel: "carrier_line",
+        predictionSample: 7,
+        changePct: 20,
+        changeAmount: 400,
+        daysToExpiry: 30,
+      },
     };
     expect(describeWhy(why)).toBe(
       '+20.0% ≥ 10.0% and +$400 ≥ $250. Predicted $2,400 from 7 renewals (same carrier and line) vs. $2,000 now · 30 days to expiry (act within 90) · rule renewal-flag/v1, preference "all".',

@@ -63,8 +63,11 @@ export const OUTCOME_LABELS: Record<string, string> = {
 
 /** "Predicted: +8.5% from 12 renewals (same carrier and line)". */
 export function describePrediction(p: { predictionLevel: string | null; predictionSample: number | null; predictionRate?: number | null }) {
-  const rate = p.predictionRate !== null && p.predictionRate !== undefined ? `${p.predictionRate >= 0 ? "+" : "−"}${formatNumber(Math.abs(p.predictionRate * 100), 1)}% ` : "";
-  const level = p.predictionLevel ? PREDICTION_LEVEL_LABELS[p.predictionLevel] ?? p.predictionLevel : "past renewals";
+  const rate =
+    p.predictionRate !== null && p.predictionRate !== undefined
+      ? `${p.predictionRate >= 0 ? "+" : "−"}${formatNumber(Math.abs(p.predictionRate * 100), 1)}% `
+      : "";
+  const level = p.predictionLevel ? (PREDICTION_LEVEL_LABELS[p.predictionLevel] ?? p.predictionLevel) : "past renewals";
   return `Predicted: ${rate}from ${formatNumber(p.predictionSample ?? 0)} renewals (${level})`;
 }
 
@@ -73,7 +76,8 @@ export function whyParts(why: FlagWhy) {
   const c = why.compared;
   const reasons: string[] = [];
   if (why.triggered.includes("pct")) reasons.push(`+${formatNumber(c.changePct, 1)}% ≥ ${formatNumber(why.thresholdPct, 1)}%`);
-  if (why.triggered.includes("amount") && why.thresholdAmount !== null) reasons.push(`+${formatMoney(c.changeAmount)} ≥ ${formatMoney(why.thresholdAmount)}`);
+  if (why.triggered.includes("amount") && why.thresholdAmount !== null)
+    reasons.push(`+${formatMoney(c.changeAmount)} ≥ ${formatMoney(why.thresholdAmount)}`);
   const source = c.predicted
     ? `Predicted ${formatMoney(c.renewalPremium)} from ${formatNumber(c.predictionSample ?? 0)} renewals (${PREDICTION_LEVEL_LABELS[c.predictionLevel ?? ""] ?? "history"})`
     : `Carrier offer ${formatMoney(c.renewalPremium)}`;

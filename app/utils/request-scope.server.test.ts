@@ -71,7 +71,11 @@ function recordingBuild() {
     index,
     module: { loader: loader(id), default: () => null, ...(id === "page" ? { action: () => ({ done: true }) } : {}) },
   });
-  const routes = { root: route("root", undefined, ""), layout: route("layout", "root", "app"), page: route("page", "layout", undefined, true) };
+  const routes = {
+    root: route("root", undefined, ""),
+    layout: route("layout", "root", "app"),
+    page: route("page", "layout", undefined, true),
+  };
   const assetRoute = (id: string, parentId: string | undefined, path: string | undefined, index?: true) => ({
     id,
     parentId,
@@ -95,13 +99,23 @@ function recordingBuild() {
     routes,
     assets: {
       entry: { module: "/build/entry.js", imports: [] },
-      routes: { root: assetRoute("root", undefined, ""), layout: assetRoute("layout", "root", "app"), page: assetRoute("page", "layout", undefined, true) },
+      routes: {
+        root: assetRoute("root", undefined, ""),
+        layout: assetRoute("layout", "root", "app"),
+        page: assetRoute("page", "layout", undefined, true),
+      },
       url: "/build/manifest.js",
       version: "test",
     },
     publicPath: "/build/",
     assetsBuildDirectory: "public/build",
-    future: { v3_singleFetch: true, v3_lazyRouteDiscovery: true, v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true },
+    future: {
+      v3_singleFetch: true,
+      v3_lazyRouteDiscovery: true,
+      v3_fetcherPersist: true,
+      v3_relativeSplatPath: true,
+      v3_throwAbortReason: true,
+    },
     isSpaMode: false,
   } as unknown as ServerBuild;
   return { handle: createRequestHandler(build, "production"), seen };
@@ -121,7 +135,10 @@ describe("what Remix hands the loaders of one request", () => {
 
   test("a form posted without JavaScript: the loaders after the action share their own lookup", async () => {
     const { handle, seen } = recordingBuild();
-    const response = await handle(new Request("http://localhost/app?index", { method: "POST", body: new URLSearchParams({ a: "1" }) }), newContext());
+    const response = await handle(
+      new Request("http://localhost/app?index", { method: "POST", body: new URLSearchParams({ a: "1" }) }),
+      newContext(),
+    );
     expect(response.status).toBe(200);
     expect(seen.map((s) => [s.routeId, s.request.method])).toEqual([
       ["root", "GET"],

@@ -36,7 +36,9 @@ export function jsonWithoutControls(value: unknown): unknown {
   if (typeof value === "string") return withoutControls(value, { lines: true });
   if (Array.isArray(value)) return value.map(jsonWithoutControls);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [withoutControls(key, { lines: true }), jsonWithoutControls(item)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [withoutControls(key, { lines: true }), jsonWithoutControls(item)]),
+    );
   }
   return value;
 }

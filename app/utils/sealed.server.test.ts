@@ -43,6 +43,7 @@ describe("sealed credentials (AES-256-GCM)", () => {
 
   test("another format is not opened", () => {
     const [, iv, tag, body] = seal({ a: 1 }, "conn-1", key).split(".");
-    for (const value of [`v2.${iv}.${tag}.${body}`, `v1.${iv}.${tag}`, ""]) expect(() => unseal(value, "conn-1", key)).toThrow("Unknown sealed format");
+    for (const value of [`v2.${iv}.${tag}.${body}`, `v1.${iv}.${tag}`, ""])
+      expect(() => unseal(value, "conn-1", key)).toThrow("Unknown sealed format");
   });
 });

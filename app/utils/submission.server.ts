@@ -7,7 +7,12 @@ import { asServiceError } from "~/services/platform/errors.server";
 // show again (with JavaScript or without), blanking the fields named in `hideFields` (passwords).
 
 type Replyable = {
-  reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[]; resetForm?: boolean }) => SubmissionResult<string[]>;
+  reply: (options?: {
+    formErrors?: string[];
+    fieldErrors?: Record<string, string[]>;
+    hideFields?: string[];
+    resetForm?: boolean;
+  }) => SubmissionResult<string[]>;
 };
 
 /** A 400 with the field messages zod produced. */

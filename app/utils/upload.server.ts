@@ -3,7 +3,13 @@ import { z } from "zod";
 import { FILE_DOMAINS, type FileExtension } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import type { TenantContext } from "~/services/platform/context.server";
-import { ACCEPTED_TYPES_MESSAGE, ContentMismatchError, checkedContent, extensionOf, sanitizeFileName } from "~/services/files/file-types.server";
+import {
+  ACCEPTED_TYPES_MESSAGE,
+  ContentMismatchError,
+  checkedContent,
+  extensionOf,
+  sanitizeFileName,
+} from "~/services/files/file-types.server";
 import { createUploadedFile, newStorageKey } from "~/services/files/files.server";
 import { FileTooLargeError, getStorage } from "~/services/files/storage.server";
 import { formatBytes } from "~/utils/date-time";
@@ -20,7 +26,6 @@ export type UploadOutcome =
   | { ok: false; status: number; fieldErrors: Record<string, string[]>; fields: Record<string, string> };
 
 type StoredPart = { name: string; extension: FileExtension; size: number; storageKey: string; renamed: boolean };
-
 
 /**
  * Receive a multipart upload: the file part is streamed straight into storage (checked by
@@ -71,7 +76,11 @@ export async function receiveFileUpload(request: Request, ctx: TenantContext): P
   };
 
   try {
-    await readMultipart(request, { onField: (name, value) => void (fields[name] = value), onFile }, { maxBodyBytes: maxBytes + MULTIPART_OVERHEAD_BYTES });
+    await readMultipart(
+      request,
+      { onField: (name, value) => void (fields[name] = value), onFile },
+      { maxBodyBytes: maxBytes + MULTIPART_OVERHEAD_BYTES },
+    );
   } catch (error) {
     if (stored) await storage.delete((stored as StoredPart).storageKey).catch(() => {});
     if (error instanceof MalformedMultipartError) return { ok: false, status: 400, fieldErrors: { file: [error.message] }, fields };

@@ -13,7 +13,12 @@ async function signInWithTestIdp(page: Page, login: string) {
   await page.getByRole("button", { name: "Sign-in" }).click();
 }
 
-test("single sign-on: the first login creates a user and tenant, the next one returns to it", async ({ browser, page, baseURL, javaScriptEnabled }) => {
+test("single sign-on: the first login creates a user and tenant, the next one returns to it", async ({
+  browser,
+  page,
+  baseURL,
+  javaScriptEnabled,
+}) => {
   const login = `sso-${randomUUID().slice(0, 8)}`;
   await signInWithTestIdp(page, login);
   await expect(page.getByTestId("dashboard-title")).toHaveText(`SSO ${login}'s agency`);

@@ -17,7 +17,12 @@ test("a new tenant sees its trial on /billing", async ({ page, context, baseURL,
   await expect(page.getByTestId("unpaid-banner")).toHaveCount(0);
 });
 
-test("local mode: an admin changes plan; payments and the portal explain they are not configured", async ({ page, context, baseURL, request }) => {
+test("local mode: an admin changes plan; payments and the portal explain they are not configured", async ({
+  page,
+  context,
+  baseURL,
+  request,
+}) => {
   const user = await createUser(request, { agencyName: agency("Plan Agency") });
   await signInByCookie(context, baseURL!, user.sessionCookie);
   await page.goto("/billing");
@@ -32,7 +37,9 @@ test("local mode: an admin changes plan; payments and the portal explain they ar
 
   await page.getByRole("button", { name: "Manage billing" }).click();
   await expect(page.getByText("Not available").first()).toBeVisible();
-  await expect(page.getByTestId("portal-note")).toHaveText("The billing portal is not available because payments are not configured on this server.");
+  await expect(page.getByTestId("portal-note")).toHaveText(
+    "The billing portal is not available because payments are not configured on this server.",
+  );
   await expect(page.getByTestId("subscription-plan")).toHaveText("Agency");
 });
 

@@ -8,7 +8,12 @@ async function saveAndContinue(page: Page) {
   await page.getByRole("button", { name: "Save & continue" }).click();
 }
 
-test("integration setup: CSV connection, wizard, import, notification, disconnect", async ({ page, context, request, baseURL }, testInfo) => {
+test("integration setup: CSV connection, wizard, import, notification, disconnect", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}, testInfo) => {
   const js = testInfo.project.name === "js";
   const user = await createUser(request);
   await signInByCookie(context, baseURL!, user.sessionCookie);
@@ -81,7 +86,9 @@ test("integration setup: CSV connection, wizard, import, notification, disconnec
     )
     .toBe("succeeded");
   await expect(page.getByTestId("import-progress")).toContainText("Read 120 of 120 rows: 117 imported, 3 rejected");
-  await expect(page.getByTestId("connection-notification")).toHaveText(/^Import finished: \d+ customers, 117 policies, 3 rejected in \d+ (ms|s)$/);
+  await expect(page.getByTestId("connection-notification")).toHaveText(
+    /^Import finished: \d+ customers, 117 policies, 3 rejected in \d+ (ms|s)$/,
+  );
   await expect(page.getByTestId("connection-status")).toHaveText("Connected");
   await expect(page.getByTestId("records-imported")).toHaveText("117");
 
@@ -113,7 +120,10 @@ test("integration setup: CSV connection, wizard, import, notification, disconnec
   await expect(row).toContainText("117");
 
   // Disconnect: a modal with JavaScript, a confirmation page without.
-  await row.getByRole("button", { name: "Disconnect Agency book export" }).or(row.getByRole("link", { name: "Disconnect Agency book export" })).click();
+  await row
+    .getByRole("button", { name: "Disconnect Agency book export" })
+    .or(row.getByRole("link", { name: "Disconnect Agency book export" }))
+    .click();
   if (js) {
     const dialog = page.getByRole("dialog", { name: "Disconnect Agency book export?" });
     await expect(dialog).toBeVisible();

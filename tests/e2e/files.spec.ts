@@ -93,7 +93,12 @@ test("a wrong-type upload shows the error on the form", async ({ page, request, 
   await expect(page.getByTestId("file-row")).toHaveCount(0);
 });
 
-test("a large upload: progress bar and cancel with JavaScript, the plain form without", async ({ page, request, baseURL, javaScriptEnabled }) => {
+test("a large upload: progress bar and cancel with JavaScript, the plain form without", async ({
+  page,
+  request,
+  baseURL,
+  javaScriptEnabled,
+}) => {
   await signIn(page, baseURL!, request);
   const big = Buffer.alloc(24 * 1024 * 1024, "policy,premium\n1001,100\n");
   if (!javaScriptEnabled) {
@@ -105,7 +110,12 @@ test("a large upload: progress bar and cancel with JavaScript, the plain form wi
   // Slow the upload down (Chrome's network emulation) so progress is observable.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 4 * 1024 * 1024 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 20,
+    downloadThroughput: -1,
+    uploadThroughput: 4 * 1024 * 1024,
+  });
   await upload(page, "big.csv", big);
   const progress = page.getByRole("progressbar", { name: "Upload progress" });
   await expect(progress).toBeVisible();
@@ -122,7 +132,12 @@ test("a large upload: progress bar and cancel with JavaScript, the plain form wi
   await expect(page.getByText("No files yet")).toBeVisible();
 });
 
-test("tenant isolation: another agency's file and notification are 404; an altered public link fails", async ({ page, request, baseURL, browser }) => {
+test("tenant isolation: another agency's file and notification are 404; an altered public link fails", async ({
+  page,
+  request,
+  baseURL,
+  browser,
+}) => {
   await signIn(page, baseURL!, request);
   await upload(page, "private.csv", Buffer.from(CSV));
   await expect(page).toHaveURL(/\/files\?view=mine/);
@@ -147,7 +162,11 @@ test("tenant isolation: another agency's file and notification are 404; an alter
   for (const path of [`/files/${fileId}`, `/files/${fileId}/report`, `/files/${fileId}/download`, `/files/${fileId}/report/download`]) {
     expect((await api.get(path)).status(), path).toBe(404);
   }
-  const markRead = await api.post("/notifications", { form: { intent: "read", id: notificationId }, headers: { Origin: baseURL! }, maxRedirects: 0 });
+  const markRead = await api.post("/notifications", {
+    form: { intent: "read", id: notificationId },
+    headers: { Origin: baseURL! },
+    maxRedirects: 0,
+  });
   expect(markRead.status()).toBe(404);
   // The public link works without any session; with another id it does not.
   const anonymous = await browser.newContext();

@@ -47,7 +47,11 @@ test("what-if with a threshold out of range: the message by the field, the typed
   await expect(page.getByText("Enter at least 0.1%.")).toHaveCount(0);
 });
 
-test("staff admin: days out of range are refused in that row, the entry kept; a good one applies", async ({ browser, baseURL, request }) => {
+test("staff admin: days out of range are refused in that row, the entry kept; a good one applies", async ({
+  browser,
+  baseURL,
+  request,
+}) => {
   const name = `Row Errors ${Date.now()}`;
   await createUser(request, { agencyName: name });
   // STAFF_EMAILS lists this address on the e2e server.

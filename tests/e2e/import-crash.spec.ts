@@ -83,12 +83,20 @@ async function waitForHealth(server: Server) {
 }
 
 async function post(server: Server, body: unknown) {
-  const response = await fetch(`${server.url}/api/test-fixtures`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${server.url}/api/test-fixtures`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(response.ok, await response.clone().text()).toBeTruthy();
   return response.json();
 }
 
-type State = { run: { status: string; checkpoint: number; rowsRead: number; rowsImported: number; rowsRejected: number; rowsFiltered: number } | null; counts: { customers: number; policies: number }; digest: string };
+type State = {
+  run: { status: string; checkpoint: number; rowsRead: number; rowsImported: number; rowsRejected: number; rowsFiltered: number } | null;
+  counts: { customers: number; policies: number };
+  digest: string;
+};
 
 async function waitFor(server: Server, tenantId: string, connectionId: string, until: (s: State) => boolean, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
@@ -112,7 +120,12 @@ test("SIGKILL mid-import: after a restart the import finishes with exactly the r
     const crashed = await post(server, { email: uniqueEmail("crash"), password: PASSWORD });
     const clean = await post(server, { email: uniqueEmail("clean"), password: PASSWORD });
     const { connectionId } = await post(server, { fixture: "ready-connection", tenantId: crashed.tenantId, policies: POLICIES, seed: 11 });
-    const { connectionId: cleanId } = await post(server, { fixture: "ready-connection", tenantId: clean.tenantId, policies: POLICIES, seed: 11 });
+    const { connectionId: cleanId } = await post(server, {
+      fixture: "ready-connection",
+      tenantId: clean.tenantId,
+      policies: POLICIES,
+      seed: 11,
+    });
 
     // Start the import from the summary page, as a user would.
     const context = await browser.newContext({ baseURL: server.url });
@@ -130,7 +143,12 @@ test("SIGKILL mid-import: after a restart the import finishes with exactly the r
 
     server = startServer(port, dataDir, databaseUrl);
     await waitForHealth(server);
-    const resumed = await waitFor(server, crashed.tenantId, connectionId, (s) => s.run?.status === "succeeded" || s.run?.status === "failed");
+    const resumed = await waitFor(
+      server,
+      crashed.tenantId,
+      connectionId,
+      (s) => s.run?.status === "succeeded" || s.run?.status === "failed",
+    );
     expect(resumed.run!.status).toBe("succeeded");
 
     // The clean run, same export, another tenant, no interruption.
@@ -151,7 +169,9 @@ test("SIGKILL mid-import: after a restart the import finishes with exactly the r
     await context.addCookies([{ name: "__session", value: crashed.sessionCookie, url: server.url, httpOnly: true, sameSite: "Lax" }]);
     await page.goto(`/connect-database/${connectionId}`);
     await expect(page.getByTestId("connection-notification")).toHaveText(
-      new RegExp(`^Import finished: ${resumed.counts.customers} customers, ${resumed.counts.policies} policies, ${resumed.run!.rowsRejected} rejected in`),
+      new RegExp(
+        `^Import finished: ${resumed.counts.customers} customers, ${resumed.counts.policies} policies, ${resumed.run!.rowsRejected} rejected in`,
+      ),
     );
     await context.close();
   } catch (error) {

@@ -12,7 +12,11 @@ test("a cross-origin POST is refused with 403 and changes nothing", async ({ req
   });
   expect(evil.status()).toBe(403);
   // No Origin and no Referer is refused too.
-  const blind = await request.post("/auth/logout", { headers: { Cookie: cookieOf(user) }, form: { intent: "everywhere" }, maxRedirects: 0 });
+  const blind = await request.post("/auth/logout", {
+    headers: { Cookie: cookieOf(user) },
+    form: { intent: "everywhere" },
+    maxRedirects: 0,
+  });
   expect(blind.status()).toBe(403);
   // Still signed in.
   const home = await request.get("/", { headers: { Cookie: cookieOf(user) }, maxRedirects: 0 });
@@ -33,7 +37,9 @@ test("a user of tenant A cannot remove tenant B's members or withdraw its invita
   await page.goto("/settings/team");
   await page.getByLabel("E-mail").fill(invitee);
   await page.getByRole("button", { name: "Send invitation" }).click();
-  const pending = page.locator("section", { has: page.getByRole("heading", { name: "Pending invitations" }) }).locator("li", { hasText: invitee });
+  const pending = page
+    .locator("section", { has: page.getByRole("heading", { name: "Pending invitations" }) })
+    .locator("li", { hasText: invitee });
   await expect(pending).toBeVisible();
   const invitationId = await pending.locator('input[name="id"]').getAttribute("value");
   expect(invitationId).toMatch(/^[0-9a-f-]{36}$/);

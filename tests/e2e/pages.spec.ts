@@ -55,7 +55,9 @@ test("every page of the demo agency renders and hydrates without errors", async 
   }
 });
 
-test("the sidebar, header and dashboard links move between pages and the sidebar marks where you are; with JavaScript, without reloading", async ({ page }) => {
+test("the sidebar, header and dashboard links move between pages and the sidebar marks where you are; with JavaScript, without reloading", async ({
+  page,
+}) => {
   await page.goto("/auth/login");
   await page.getByRole("button", { name: "Try the demo" }).click();
   await expect(page.getByTestId("dashboard-title")).toContainText("(demo)");
@@ -84,7 +86,10 @@ test("the sidebar, header and dashboard links move between pages and the sidebar
   await expect(page).toHaveURL(/\/notifications$/);
   await page.locator("header").getByRole("link", { name: "Remarket" }).click();
   await expect(page.getByTestId("dashboard-title")).toContainText("(demo)");
-  await page.getByTestId("card-quota").getByRole("link", { name: /Billing and usage/ }).click();
+  await page
+    .getByTestId("card-quota")
+    .getByRole("link", { name: /Billing and usage/ })
+    .click();
   await expect(page).toHaveURL(/\/billing$/);
   await expect(sidebar.getByRole("link", { name: "Billing" })).toHaveAttribute("aria-current", "page");
 

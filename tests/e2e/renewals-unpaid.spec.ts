@@ -14,7 +14,8 @@ test("re-market is refused after the trial, single and bulk, with a clear messag
   await expect(rows.first()).toBeVisible();
   // The demo book comes with a few re-markets of its own: the count must not move from here.
   const used = await page.getByTestId("quota-used").innerText();
-  const message = /Your free trial ended on .+\. Re-marketing needs an active subscription: choose a plan on the Billing page to re-market again\./;
+  const message =
+    /Your free trial ended on .+\. Re-marketing needs an active subscription: choose a plan on the Billing page to re-market again\./;
 
   const policy = (await rows.first().getAttribute("data-policy"))!;
   await page.getByRole("button", { name: `Re-market ${policy}`, exact: true }).click();

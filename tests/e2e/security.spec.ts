@@ -21,7 +21,9 @@ test('a file named with "=" and quotes uploads under its own name', async ({ pag
   const name = `book=2025 "final" ${javaScriptEnabled ? "js" : "nojs"}.csv`;
   await page.goto("/files");
   await page.getByLabel("Data domain").selectOption({ label: "Policies" });
-  await page.getByLabel("File", { exact: true }).setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from("Policy #,Premium\n1001,1200\n") });
+  await page
+    .getByLabel("File", { exact: true })
+    .setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from("Policy #,Premium\n1001,1200\n") });
   await page.getByRole("button", { name: "Upload" }).click();
   await expect(page).toHaveURL(/\/files\?view=mine/);
   await expect(page.getByTestId("file-row").filter({ hasText: name })).toHaveCount(1);

@@ -64,13 +64,31 @@ export type ScopedBook = {
  * and producer named with `tag`; the first `remarketed` policies are re-marketed (a task each)
  * and get one quote each.
  */
-export async function seedFlaggedBook(ctx: TenantContext, input: { tag: string; size: number; remarketed: number; state?: string }): Promise<ScopedBook> {
+export async function seedFlaggedBook(
+  ctx: TenantContext,
+  input: { tag: string; size: number; remarketed: number; state?: string },
+): Promise<ScopedBook> {
   const carrier = `Carrier ${input.tag}`;
   const producer = `Producer ${input.tag}`;
   const expires = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
-  const book: ScopedBook = { customerIds: [], customerNames: [], policyIds: [], policyNumbers: [], openFlagIds: [], remarketIds: [], quoteIds: [], taskIds: [], carrier, producer };
+  const book: ScopedBook = {
+    customerIds: [],
+    customerNames: [],
+    policyIds: [],
+    policyNumbers: [],
+    openFlagIds: [],
+    remarketIds: [],
+    quoteIds: [],
+    taskIds: [],
+    carrier,
+    producer,
+  };
   for (let i = 0; i < input.size; i++) {
-    const customer = await createCustomer(ctx.db, ctx.tenantId, { name: `Scope Customer ${input.tag} ${i}`, state: input.state ?? "TX", producer });
+    const customer = await createCustomer(ctx.db, ctx.tenantId, {
+      name: `Scope Customer ${input.tag} ${i}`,
+      state: input.state ?? "TX",
+      producer,
+    });
     const policy = await createPolicy(ctx.db, ctx.tenantId, {
       customerId: customer.id,
       carrierName: carrier,

@@ -39,7 +39,13 @@ export async function addTestUser(tenantId: string, options: { role?: "admin" | 
   const db = await getDb();
   const [user] = await db
     .insert(users)
-    .values({ tenantId, email: uniqueEmail("colleague"), name: options.name ?? "Test Colleague", role: options.role ?? "staff", emailVerifiedAt: new Date() })
+    .values({
+      tenantId,
+      email: uniqueEmail("colleague"),
+      name: options.name ?? "Test Colleague",
+      role: options.role ?? "staff",
+      emailVerifiedAt: new Date(),
+    })
     .returning({ id: users.id, email: users.email, tenantId: users.tenantId, name: users.name });
   const ctx: TenantContext = { db, tenantId, userId: user.id, role: options.role ?? "staff" };
   return { user, ctx };
@@ -60,7 +66,10 @@ export function makeRequest(
 ) {
   const headers = new Headers(init.headers);
   if (init.cookie) headers.set("Cookie", init.cookie);
-  headers.set("x-remarket-client-ip", headers.get("x-remarket-client-ip") ?? `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`);
+  headers.set(
+    "x-remarket-client-ip",
+    headers.get("x-remarket-client-ip") ?? `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+  );
   const body = init.form ? new URLSearchParams(init.form) : undefined;
   return new Request(`http://localhost${path}`, { method: init.method ?? (body ? "POST" : "GET"), headers, body });
 }

@@ -30,11 +30,21 @@ export function buildApp() {
   mkdirSync(path.resolve("data"), { recursive: true });
   const work = mkdtempSync(path.resolve("data", "http-"));
   const buildDir = path.join(work, "build");
-  execFileSync("npx", ["remix", "build"], { env: { ...process.env, BUILD_DIR: buildDir, BUILD_TEST_ROUTES: "true", NODE_ENV: "production" }, stdio: "ignore" });
+  execFileSync("npx", ["remix", "build"], {
+    env: { ...process.env, BUILD_DIR: buildDir, BUILD_TEST_ROUTES: "true", NODE_ENV: "production" },
+    stdio: "ignore",
+  });
   return { work, buildDir, remove: () => rmSync(work, { recursive: true, force: true }) };
 }
 
-export type RunningServer = { child: ChildProcess; base: string; port: number; dataDir: string; log: () => string; stop: () => Promise<void> };
+export type RunningServer = {
+  child: ChildProcess;
+  base: string;
+  port: number;
+  dataDir: string;
+  log: () => string;
+  stop: () => Promise<void>;
+};
 
 /** Start server/index.js with `env` on a free port and wait for /healthz. */
 export async function startServer(
@@ -69,7 +79,10 @@ export async function startServer(
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server/index.js exited with ${child.exitCode}:\n${output}`);
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`server/index.js did not become healthy:\n${output}`);
     await new Promise((r) => setTimeout(r, 150));

@@ -26,7 +26,12 @@ export async function startS3StandInWithUploads(bucket = "remarket-uploads-test"
       res.end(
         `<?xml version="1.0" encoding="UTF-8"?><ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">` +
           `<Bucket>${bucket}</Bucket><MaxUploads>1000</MaxUploads><IsTruncated>false</IsTruncated>` +
-          listed.map((u) => `<Upload><Key>${escapeXml(u.key)}</Key><UploadId>${u.uploadId}</UploadId><Initiated>${u.initiated.toISOString()}</Initiated><StorageClass>STANDARD</StorageClass></Upload>`).join("") +
+          listed
+            .map(
+              (u) =>
+                `<Upload><Key>${escapeXml(u.key)}</Key><UploadId>${u.uploadId}</UploadId><Initiated>${u.initiated.toISOString()}</Initiated><StorageClass>STANDARD</StorageClass></Upload>`,
+            )
+            .join("") +
           `</ListMultipartUploadsResult>`,
       );
       return;

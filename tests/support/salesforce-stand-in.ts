@@ -77,11 +77,14 @@ export function standInPolicies(count: number): StandInRecord[] {
 }
 
 // The one WHERE clause the stand-in answers: the write-back's look-up of a task an attempt wrote.
-const TASK_LOOKUP = /^SELECT Id FROM Task WHERE Subject = '((?:[^'\\]|\\.)*)' AND ActivityDate = (\d{4}-\d{2}-\d{2}) AND CreatedDate >= (\S+) ORDER BY CreatedDate LIMIT 1$/;
+const TASK_LOOKUP =
+  /^SELECT Id FROM Task WHERE Subject = '((?:[^'\\]|\\.)*)' AND ActivityDate = (\d{4}-\d{2}-\d{2}) AND CreatedDate >= (\S+) ORDER BY CreatedDate LIMIT 1$/;
 const SOQL_UNESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", b: "\b", f: "\f" };
 const unescapeSoql = (literal: string) => literal.replace(/\\(.)/g, (_, c: string) => SOQL_UNESCAPES[c] ?? c);
 
-export async function startSalesforceStandIn(options: { records?: StandInRecord[]; pageSize?: number; refreshToken?: string } = {}): Promise<SalesforceStandIn> {
+export async function startSalesforceStandIn(
+  options: { records?: StandInRecord[]; pageSize?: number; refreshToken?: string } = {},
+): Promise<SalesforceStandIn> {
   const records = options.records ?? standInPolicies(5);
   const pageSize = options.pageSize ?? 2000;
   const validRefresh = options.refreshToken ?? "good-refresh-token";
@@ -184,7 +187,15 @@ export async function startSalesforceStandIn(options: { records?: StandInRecord[
         return send(res, 200, {
           fields: [
             { name: "Subject", label: "Subject", type: "string" },
-            { name: "Type", label: "Type", type: "picklist", picklistValues: [{ value: "Call", label: "Call", active: true }, { value: "Renewal Review", label: "Renewal Review", active: true }] },
+            {
+              name: "Type",
+              label: "Type",
+              type: "picklist",
+              picklistValues: [
+                { value: "Call", label: "Call", active: true },
+                { value: "Renewal Review", label: "Renewal Review", active: true },
+              ],
+            },
           ],
         });
       }
@@ -197,9 +208,16 @@ export async function startSalesforceStandIn(options: { records?: StandInRecord[
       if (taskLookup) {
         const [, subject, activityDate, since] = taskLookup;
         const found = state.tasks.filter(
-          (t) => t.Subject === unescapeSoql(subject) && t.ActivityDate === activityDate && String(t.CreatedDate) >= new Date(since).toISOString(),
+          (t) =>
+            t.Subject === unescapeSoql(subject) &&
+            t.ActivityDate === activityDate &&
+            String(t.CreatedDate) >= new Date(since).toISOString(),
         );
-        return send(res, 200, { totalSize: found.length, done: true, records: found.slice(0, 1).map((t) => ({ attributes: { type: "Task" }, Id: t.Id })) });
+        return send(res, 200, {
+          totalSize: found.length,
+          done: true,
+          records: found.slice(0, 1).map((t) => ({ attributes: { type: "Task" }, Id: t.Id })),
+        });
       }
       const m = q.match(/^SELECT (.+?) FROM (\w+)(?: WHERE .+?)?(?: ORDER BY \w+)?(?: LIMIT (\d+))?$/i);
       if (!m) return send(res, 400, [{ errorCode: "MALFORMED_QUERY", message: q }]);

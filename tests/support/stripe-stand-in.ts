@@ -60,11 +60,29 @@ export async function startStripeStandIn() {
     }
     if (method === "POST" && path === "/v1/checkout/sessions") {
       const id = `cs_test_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-      return [200, { id, object: "checkout.session", mode: body.get("mode"), customer: body.get("customer"), url: `https://checkout.stripe.test/c/pay/${id}` }];
+      return [
+        200,
+        {
+          id,
+          object: "checkout.session",
+          mode: body.get("mode"),
+          customer: body.get("customer"),
+          url: `https://checkout.stripe.test/c/pay/${id}`,
+        },
+      ];
     }
     if (method === "POST" && path === "/v1/billing_portal/sessions") {
       const id = `bps_${randomUUID().replace(/-/g, "").slice(0, 14)}`;
-      return [200, { id, object: "billing_portal.session", customer: body.get("customer"), return_url: body.get("return_url"), url: `https://billing.stripe.test/p/session/${id}` }];
+      return [
+        200,
+        {
+          id,
+          object: "billing_portal.session",
+          customer: body.get("customer"),
+          return_url: body.get("return_url"),
+          url: `https://billing.stripe.test/p/session/${id}`,
+        },
+      ];
     }
     const sub = path.match(/^\/v1\/subscriptions\/([\w]+)$/);
     if (sub) {

@@ -79,7 +79,10 @@ export function makeXlsx(
     .map((s, i) => `<sheet name="${esc(s.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`)
     .join("")}</sheets></workbook>`;
   const rels = `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${sheets
-    .map((_, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`)
+    .map(
+      (_, i) =>
+        `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
+    )
     .join("")}</Relationships>`;
   const styles = `<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="1"><numFmt numFmtId="164" formatCode="mm/dd/yyyy"/></numFmts><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="164"/></cellXfs></styleSheet>`;
   const sheetXml = (rows: (string | number | boolean | Date | null)[][]) =>
@@ -100,7 +103,10 @@ export function makeXlsx(
       .join("")}</sheetData></worksheet>`;
   const workbookPart = { name: "xl/workbook.xml", data: workbook };
   const parts = [
-    { name: "[Content_Types].xml", data: `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>` },
+    {
+      name: "[Content_Types].xml",
+      data: `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`,
+    },
     ...(extra.workbookLast ? [] : [workbookPart]),
     { name: "xl/_rels/workbook.xml.rels", data: rels },
     { name: "xl/styles.xml", data: styles },

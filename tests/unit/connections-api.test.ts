@@ -50,7 +50,11 @@ beforeAll(async () => {
 const callAs = (fn: Fn, path: string, options: Parameters<typeof call>[2] = {}) => call(fn, path, options);
 
 /** Call a route like the server would and read its JSON. */
-async function call(fn: Fn, path: string, options: { auth?: string | null; body?: unknown; params?: Record<string, string>; cookie?: string; contentType?: string } = {}) {
+async function call(
+  fn: Fn,
+  path: string,
+  options: { auth?: string | null; body?: unknown; params?: Record<string, string>; cookie?: string; contentType?: string } = {},
+) {
   const headers = new Headers();
   if (options.auth !== null) headers.set("Authorization", options.auth ?? ownerAuth);
   if (options.cookie) headers.set("Cookie", options.cookie);
@@ -70,7 +74,12 @@ async function call(fn: Fn, path: string, options: { auth?: string | null; body?
   // Every failure is RFC 9457 problem+json, its status repeated in the body.
   if (!response.ok) {
     expect(response.headers.get("Content-Type")).toBe("application/problem+json");
-    expect(json).toMatchObject({ type: expect.any(String), title: expect.any(String), status: response.status, detail: expect.any(String) });
+    expect(json).toMatchObject({
+      type: expect.any(String),
+      title: expect.any(String),
+      status: response.status,
+      detail: expect.any(String),
+    });
   }
   return { status: response.status, json };
 }
@@ -82,21 +91,86 @@ describe("/api/connections: tenant isolation (another tenant's connection id is 
   const cases: [string, () => Promise<{ status: number }>][] = [
     ["status", () => call(get(status), `/api/connections/status/${ready.id}`, { auth: strangerAuth, params: { id: ready.id } })],
     ["state get", () => call(get(stateGet), `/api/connections/state/get?connectionId=${ready.id}`, { auth: strangerAuth })],
-    ["state save", () => call(post(stateSave), "/api/connections/state/save", { auth: strangerAuth, body: { connectionId: ready.id, key: "mapping", draft: { x: 1 } } })],
-    ["start-etl", () => call(post(startEtl), `/api/connections/start-etl/${ready.id}`, { auth: strangerAuth, body: {}, params: { id: ready.id } })],
-    ["disconnect", () => call(post(disconnect), `/api/connections/disconnect/${ready.id}`, { auth: strangerAuth, body: { deleteData: true }, params: { id: ready.id } })],
-    ["disconnect sub-connection", () => call(post(disconnectSub), `/api/connections/disconnect/sub-connection/${ready.id}`, { auth: strangerAuth, body: {}, params: { id: ready.id } })],
-    ["etl-filter-values", () => call(get(filterValues), `/api/connections/etl-filter-values?connectionId=${ready.id}`, { auth: strangerAuth })],
+    [
+      "state save",
+      () =>
+        call(post(stateSave), "/api/connections/state/save", {
+          auth: strangerAuth,
+          body: { connectionId: ready.id, key: "mapping", draft: { x: 1 } },
+        }),
+    ],
+    [
+      "start-etl",
+      () => call(post(startEtl), `/api/connections/start-etl/${ready.id}`, { auth: strangerAuth, body: {}, params: { id: ready.id } }),
+    ],
+    [
+      "disconnect",
+      () =>
+        call(post(disconnect), `/api/connections/disconnect/${ready.id}`, {
+          auth: strangerAuth,
+          body: { deleteData: true },
+          params: { id: ready.id },
+        }),
+    ],
+    [
+      "disconnect sub-connection",
+      () =>
+        call(post(disconnectSub), `/api/connections/disconnect/sub-connection/${ready.id}`, {
+          auth: strangerAuth,
+          body: {},
+          params: { id: ready.id },
+        }),
+    ],
+    [
+      "etl-filter-values",
+      () => call(get(filterValues), `/api/connections/etl-filter-values?connectionId=${ready.id}`, { auth: strangerAuth }),
+    ],
     ["mapping", () => call(get(mapping), `/api/connections/salesforce/mapping?connectionId=${ready.id}`, { auth: strangerAuth })],
     ["objects", () => call(get(objects), `/api/connections/salesforce/mapping/objects?connectionId=${ready.id}`, { auth: strangerAuth })],
-    ["attributes", () => call(get(attributes), `/api/connections/salesforce/mapping/object/rows/attributes?connectionId=${ready.id}`, { auth: strangerAuth, params: { object: "rows" } })],
-    ["values", () => call(get(values), `/api/connections/salesforce/mapping/attribute/LOB/values?connectionId=${ready.id}`, { auth: strangerAuth, params: { attribute: "LOB" } })],
-    ["save-config", () => call(post(saveConfig), "/api/mappings/save-config", { auth: strangerAuth, body: { connectionId: ready.id, mapping: ready.mapping } })],
-    ["appliedepic employee-accounts", () => call(get(employeesEpic), `/api/connections/appliedepic/employee-accounts?connectionId=${ready.id}`, { auth: strangerAuth })],
-    ["qqcatalyst employee-accounts", () => call(get(employeesQq), `/api/connections/qqcatalyst/employee-accounts?connectionId=${ready.id}`, { auth: strangerAuth })],
-    ["activity codes", () => call(get(activityCodes), `/api/connections/appliedepic/activity-code?connectionId=${ready.id}`, { auth: strangerAuth })],
-    ["work groups", () => call(get(workGroups), `/api/connections/appliedepic/work-group?connectionId=${ready.id}`, { auth: strangerAuth })],
-    ["import duration", () => call(get(duration), `/api/notifications/durationByConnectionId?connectionId=${ready.id}`, { auth: strangerAuth })],
+    [
+      "attributes",
+      () =>
+        call(get(attributes), `/api/connections/salesforce/mapping/object/rows/attributes?connectionId=${ready.id}`, {
+          auth: strangerAuth,
+          params: { object: "rows" },
+        }),
+    ],
+    [
+      "values",
+      () =>
+        call(get(values), `/api/connections/salesforce/mapping/attribute/LOB/values?connectionId=${ready.id}`, {
+          auth: strangerAuth,
+          params: { attribute: "LOB" },
+        }),
+    ],
+    [
+      "save-config",
+      () =>
+        call(post(saveConfig), "/api/mappings/save-config", {
+          auth: strangerAuth,
+          body: { connectionId: ready.id, mapping: ready.mapping },
+        }),
+    ],
+    [
+      "appliedepic employee-accounts",
+      () => call(get(employeesEpic), `/api/connections/appliedepic/employee-accounts?connectionId=${ready.id}`, { auth: strangerAuth }),
+    ],
+    [
+      "qqcatalyst employee-accounts",
+      () => call(get(employeesQq), `/api/connections/qqcatalyst/employee-accounts?connectionId=${ready.id}`, { auth: strangerAuth }),
+    ],
+    [
+      "activity codes",
+      () => call(get(activityCodes), `/api/connections/appliedepic/activity-code?connectionId=${ready.id}`, { auth: strangerAuth }),
+    ],
+    [
+      "work groups",
+      () => call(get(workGroups), `/api/connections/appliedepic/work-group?connectionId=${ready.id}`, { auth: strangerAuth }),
+    ],
+    [
+      "import duration",
+      () => call(get(duration), `/api/notifications/durationByConnectionId?connectionId=${ready.id}`, { auth: strangerAuth }),
+    ],
   ];
   test.each(cases)("%s", async (_name, run) => {
     expect((await run()).status).toBe(404);
@@ -121,7 +195,10 @@ describe("/api/connections: bearer only", () => {
 
 describe("/api/connections: validation errors are 400 with field messages", () => {
   test("missing or malformed connectionId", async () => {
-    expect(await call(get(stateGet), "/api/connections/state/get")).toMatchObject({ status: 400, json: { errors: { connectionId: ["connectionId is required."] } } });
+    expect(await call(get(stateGet), "/api/connections/state/get")).toMatchObject({
+      status: 400,
+      json: { errors: { connectionId: ["connectionId is required."] } },
+    });
     expect(await call(get(filterValues), "/api/connections/etl-filter-values?connectionId=42")).toMatchObject({
       status: 400,
       json: { errors: { connectionId: ["connectionId must be a connection id."] } },
@@ -129,14 +206,27 @@ describe("/api/connections: validation errors are 400 with field messages", () =
   });
 
   test("bodies: not JSON, not an object, bad fields", async () => {
-    expect((await call(post(stateSave), "/api/connections/state/save", { body: "key=x", contentType: "application/x-www-form-urlencoded" })).status).toBe(415);
-    expect(await call(post(stateSave), "/api/connections/state/save", { body: "{not json" })).toMatchObject({ status: 400, json: { detail: "Send a JSON object." } });
+    expect(
+      (await call(post(stateSave), "/api/connections/state/save", { body: "key=x", contentType: "application/x-www-form-urlencoded" }))
+        .status,
+    ).toBe(415);
+    expect(await call(post(stateSave), "/api/connections/state/save", { body: "{not json" })).toMatchObject({
+      status: 400,
+      json: { detail: "Send a JSON object." },
+    });
     const badKey = await call(post(stateSave), "/api/connections/state/save", { body: { connectionId: ready.id, key: "Mapping!" } });
     expect(badKey.status).toBe(400);
     expect(badKey.json.errors?.key?.[0]).toMatch(/lowercase letters/);
-    const badFlag = await call(post(disconnect), `/api/connections/disconnect/${ready.id}`, { body: { deleteData: "yes" }, params: { id: ready.id } });
+    const badFlag = await call(post(disconnect), `/api/connections/disconnect/${ready.id}`, {
+      body: { deleteData: "yes" },
+      params: { id: ready.id },
+    });
     expect(badFlag).toMatchObject({ status: 400, json: { errors: { deleteData: ["deleteData must be true or false."] } } });
-    const badLimit = await call(get(values), `/api/connections/salesforce/mapping/attribute/LOB/values?connectionId=${ready.id}&limit=all`, { params: { attribute: "LOB" } });
+    const badLimit = await call(
+      get(values),
+      `/api/connections/salesforce/mapping/attribute/LOB/values?connectionId=${ready.id}&limit=all`,
+      { params: { attribute: "LOB" } },
+    );
     expect(badLimit).toMatchObject({ status: 400, json: { errors: { limit: ["limit must be a number."] } } });
   });
 
@@ -144,7 +234,10 @@ describe("/api/connections: validation errors are 400 with field messages", () =
     const missingMapping = await call(post(saveConfig), "/api/mappings/save-config", { body: { connectionId: ready.id } });
     expect(missingMapping).toMatchObject({ status: 400, json: { errors: { mapping: ["mapping is required."] } } });
     const incomplete = await call(post(saveConfig), "/api/mappings/save-config", {
-      body: { connectionId: ready.id, mapping: { object: "rows", fields: { policyNumber: "Policy #", premium: "No such column", favouriteColour: "LOB" } } },
+      body: {
+        connectionId: ready.id,
+        mapping: { object: "rows", fields: { policyNumber: "Policy #", premium: "No such column", favouriteColour: "LOB" } },
+      },
     });
     expect(incomplete.status).toBe(400);
     expect(incomplete.json.errors).toMatchObject({
@@ -152,7 +245,9 @@ describe("/api/connections: validation errors are 400 with field messages", () =
       "mapping.fields.favouriteColour": ["favouriteColour is not a field Remarket maps."],
       "mapping.fields.carrier": ["Map Carrier: it is required."],
     });
-    const wrongObject = await call(post(saveConfig), "/api/mappings/save-config", { body: { connectionId: ready.id, mapping: { object: "Sheet9", fields: {} } } });
+    const wrongObject = await call(post(saveConfig), "/api/mappings/save-config", {
+      body: { connectionId: ready.id, mapping: { object: "Sheet9", fields: {} } },
+    });
     expect(wrongObject).toMatchObject({ status: 400, json: { errors: { "mapping.object": ["The source has no object Sheet9."] } } });
   });
 });
@@ -165,18 +260,29 @@ describe("/api/connections: the seed calls", () => {
     const fresh = await saveConnectionSettings(agency.ctx, null, { integrationId: "csv", name: "API made", credentials: {}, file });
     const q = `connectionId=${fresh.id}`;
     const call = (fn: Fn, path: string, options: Parameters<typeof callAs>[2] = {}) => callAs(fn, path, { auth, ...options });
-    expect((await call(get(objects), `/api/connections/salesforce/mapping/objects?${q}`)).json.data).toEqual([{ name: "rows", label: file.name }]);
-    const attrs = await call(get(attributes), `/api/connections/salesforce/mapping/object/rows/attributes?${q}`, { params: { object: "rows" } });
+    expect((await call(get(objects), `/api/connections/salesforce/mapping/objects?${q}`)).json.data).toEqual([
+      { name: "rows", label: file.name },
+    ]);
+    const attrs = await call(get(attributes), `/api/connections/salesforce/mapping/object/rows/attributes?${q}`, {
+      params: { object: "rows" },
+    });
     expect(attrs.json.data.map((a: { name: string }) => a.name)).toContain("Policy #");
-    expect((await call(get(attributes), `/api/connections/salesforce/mapping/object/Nope/attributes?${q}`, { params: { object: "Nope" } })).status).toBe(404);
-    const lobs = await call(get(values), `/api/connections/salesforce/mapping/attribute/LOB/values?${q}&limit=3`, { params: { attribute: "LOB" } });
+    expect(
+      (await call(get(attributes), `/api/connections/salesforce/mapping/object/Nope/attributes?${q}`, { params: { object: "Nope" } }))
+        .status,
+    ).toBe(404);
+    const lobs = await call(get(values), `/api/connections/salesforce/mapping/attribute/LOB/values?${q}&limit=3`, {
+      params: { attribute: "LOB" },
+    });
     expect(lobs.json.data).toMatchObject({ object: "rows", attribute: "LOB" });
     expect(lobs.json.data.values).toHaveLength(3);
 
     const suggestion = await call(get(mapping), `/api/connections/salesforce/mapping?${q}`);
     expect(suggestion.json.data).toMatchObject({ saved: null, object: "rows", suggested: { policyNumber: "Policy #" } });
     expect((await call(get(filterValues), `/api/connections/etl-filter-values?${q}`)).status).toBe(409);
-    const saved = await call(post(saveConfig), "/api/mappings/save-config", { body: { connectionId: fresh.id, mapping: { object: "rows", fields: suggestion.json.data.suggested } } });
+    const saved = await call(post(saveConfig), "/api/mappings/save-config", {
+      body: { connectionId: fresh.id, mapping: { object: "rows", fields: suggestion.json.data.suggested } },
+    });
     expect(saved.status).toBe(200);
     expect(saved.json.data).toMatchObject({ scanned: 30, connectionId: fresh.id });
     const filters = await call(get(filterValues), `/api/connections/etl-filter-values?${q}`);
@@ -185,7 +291,9 @@ describe("/api/connections: the seed calls", () => {
     expect(people.json.data.length).toBeGreaterThan(0);
     expect((await call(get(activityCodes), `/api/connections/appliedepic/activity-code?${q}`)).json.data.length).toBeGreaterThan(0);
 
-    const state = await call(post(stateSave), "/api/connections/state/save", { body: { connectionId: fresh.id, key: "filters", draft: { states: ["TX"] } } });
+    const state = await call(post(stateSave), "/api/connections/state/save", {
+      body: { connectionId: fresh.id, key: "filters", draft: { states: ["TX"] } },
+    });
     expect(state.json.data).toMatchObject({ step: "PREDICTION_SETTING", state: { filters: { states: ["TX"] } } });
     expect((await call(get(stateGet), `/api/connections/state/get?${q}`)).json.data.state).toEqual({ filters: { states: ["TX"] } });
   });
@@ -195,28 +303,63 @@ describe("/api/connections: the seed calls", () => {
     const staff = await createTestTenant({ role: "staff" });
     await owner.db.update(users).set({ tenantId: owner.tenant.id }).where(eq(users.id, staff.user.id));
     const staffAuth = await bearerFor({ id: staff.user.id, tenantId: owner.tenant.id });
-    expect((await call(post(startEtl), `/api/connections/start-etl/${connection.id}`, { auth: staffAuth, body: {}, params: { id: connection.id } })).status).toBe(403);
-    expect((await call(get(status), `/api/connections/status/${connection.id}`, { auth: staffAuth, params: { id: connection.id } })).status).toBe(200);
+    expect(
+      (
+        await call(post(startEtl), `/api/connections/start-etl/${connection.id}`, {
+          auth: staffAuth,
+          body: {},
+          params: { id: connection.id },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await call(get(status), `/api/connections/status/${connection.id}`, { auth: staffAuth, params: { id: connection.id } })).status,
+    ).toBe(200);
 
     const started = await call(post(startEtl), `/api/connections/start-etl/${connection.id}`, { body: {}, params: { id: connection.id } });
     expect(started.status).toBe(200);
     const again = await call(post(startEtl), `/api/connections/start-etl/${connection.id}`, { body: {}, params: { id: connection.id } });
     expect(again).toMatchObject({ status: 409, json: { detail: "An import is already running for this connection." } });
     const current = await call(get(status), `/api/connections/status/${connection.id}`, { params: { id: connection.id } });
-    expect(current.json.data).toMatchObject({ id: connection.id, status: "syncing", step: "COMPLETED", latestRun: { id: started.json.data.runId, status: "queued" } });
-    expect((await call(get(duration), `/api/notifications/durationByConnectionId?connectionId=${connection.id}`)).json.data).toEqual({ connectionId: connection.id, durationMs: null, duration: null });
+    expect(current.json.data).toMatchObject({
+      id: connection.id,
+      status: "syncing",
+      step: "COMPLETED",
+      latestRun: { id: started.json.data.runId, status: "queued" },
+    });
+    expect((await call(get(duration), `/api/notifications/durationByConnectionId?connectionId=${connection.id}`)).json.data).toEqual({
+      connectionId: connection.id,
+      durationMs: null,
+      duration: null,
+    });
 
-    expect((await call(post(disconnectSub), `/api/connections/disconnect/sub-connection/${connection.id}`, { body: {}, params: { id: connection.id } })).status).toBe(404);
-    const gone = await call(post(disconnect), `/api/connections/disconnect/${connection.id}`, { body: { deleteData: false }, params: { id: connection.id } });
+    expect(
+      (
+        await call(post(disconnectSub), `/api/connections/disconnect/sub-connection/${connection.id}`, {
+          body: {},
+          params: { id: connection.id },
+        })
+      ).status,
+    ).toBe(404);
+    const gone = await call(post(disconnect), `/api/connections/disconnect/${connection.id}`, {
+      body: { deleteData: false },
+      params: { id: connection.id },
+    });
     expect(gone).toMatchObject({ status: 200, json: { data: { id: connection.id, status: "disconnected", deletedData: false } } });
-    expect((await call(get(status), `/api/connections/status/${connection.id}`, { params: { id: connection.id } })).json.data.status).toBe("disconnected");
+    expect((await call(get(status), `/api/connections/status/${connection.id}`, { params: { id: connection.id } })).json.data.status).toBe(
+      "disconnected",
+    );
     expect((await call(get(status), `/api/connections/status/${randomUUID()}`, { params: { id: randomUUID() } })).status).toBe(404);
   });
 });
 
 describe("/api/connections/ezlynx/upload-csv", () => {
   /** POST the export as multipart/form-data, as a client of the API would. */
-  async function upload(fields: Record<string, string | { name: string; text: string }>, auth: string | null = ownerAuth, extraHeaders: Record<string, string> = {}) {
+  async function upload(
+    fields: Record<string, string | { name: string; text: string }>,
+    auth: string | null = ownerAuth,
+    extraHeaders: Record<string, string> = {},
+  ) {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) {
       if (typeof value === "string") form.set(name, value);
@@ -225,7 +368,11 @@ describe("/api/connections/ezlynx/upload-csv", () => {
     const headers = new Headers({ ...(auth ? { Authorization: auth } : {}), ...extraHeaders });
     let response: Response;
     try {
-      response = await post(uploadCsv)({ request: new Request("http://localhost/api/connections/ezlynx/upload-csv", { method: "POST", headers, body: form }), params: {}, context: {} });
+      response = await post(uploadCsv)({
+        request: new Request("http://localhost/api/connections/ezlynx/upload-csv", { method: "POST", headers, body: form }),
+        params: {},
+        context: {},
+      });
     } catch (thrown) {
       if (!(thrown instanceof Response)) throw thrown;
       response = thrown;

@@ -57,8 +57,18 @@ describe("tenant isolation: another tenant's connection id is a 404 on every wiz
     ["prediction loader", predictionRoute.loader as Fn, "/configure-integration/prediction/ID"],
     ["prediction save", predictionRoute.action as Fn, "/configure-integration/prediction/ID", { object: "all" }],
     ["task creation loader", tasksRoute.loader as Fn, "/configure-integration/task-creation/ID"],
-    ["task creation save", tasksRoute.action as Fn, "/configure-integration/task-creation/ID", { assigneeRule: "producer", dueDaysBeforeExpiration: "30" }],
-    ["task creation add", tasksRoute.action as Fn, "/configure-integration/task-creation/ID", { intent: "add", kind: "work_group", label: "X" }],
+    [
+      "task creation save",
+      tasksRoute.action as Fn,
+      "/configure-integration/task-creation/ID",
+      { assigneeRule: "producer", dueDaysBeforeExpiration: "30" },
+    ],
+    [
+      "task creation add",
+      tasksRoute.action as Fn,
+      "/configure-integration/task-creation/ID",
+      { intent: "add", kind: "work_group", label: "X" },
+    ],
     ["filter options loader", filtersRoute.loader as Fn, "/configure-integration/filter-options/ID"],
     ["filter options save", filtersRoute.action as Fn, "/configure-integration/filter-options/ID", {}],
     ["old filter-options path", configurationRedirect.loader as Fn, "/configuration/filter-options/ID"],
@@ -115,12 +125,21 @@ describe("wizard guards: a step cannot be entered before the earlier ones are sa
     ["filter options", filtersRoute.loader as Fn, "filter-options"],
   ])("GET %s before the mapping is saved → the mapping step", async (_n, fn, segment) => {
     const request = makeRequest(`/configure-integration/${segment}/${freshId}`, { cookie: ownerCookie });
-    expect(await statusOf(fn, request, { connectionId: freshId })).toEqual({ status: 302, location: `/configure-integration/configuration/${freshId}` });
+    expect(await statusOf(fn, request, { connectionId: freshId })).toEqual({
+      status: 302,
+      location: `/configure-integration/configuration/${freshId}`,
+    });
   });
 
   test("POST to a later step is refused the same way, and saves nothing", async () => {
-    const request = makeRequest(`/configure-integration/filter-options/${freshId}`, { cookie: ownerCookie, form: { "offered:states": "TX", states: "TX" } });
-    expect(await statusOf(filtersRoute.action as Fn, request, { connectionId: freshId })).toEqual({ status: 302, location: `/configure-integration/configuration/${freshId}` });
+    const request = makeRequest(`/configure-integration/filter-options/${freshId}`, {
+      cookie: ownerCookie,
+      form: { "offered:states": "TX", states: "TX" },
+    });
+    expect(await statusOf(filtersRoute.action as Fn, request, { connectionId: freshId })).toEqual({
+      status: 302,
+      location: `/configure-integration/configuration/${freshId}`,
+    });
     const [row] = await owner.db.select().from(connections).where(eq(connections.id, freshId));
     expect(row.step).toBe("CONNECTION_MAPPING");
     expect(row.filters).toBeNull();
@@ -150,21 +169,35 @@ describe("wizard guards: a step cannot be entered before the earlier ones are sa
         "lob:0": "PAUTO",
       },
     });
-    expect(await statusOf(mappingRoute.action as Fn, save, { connectionId: freshId })).toEqual({ status: 302, location: `/configure-integration/prediction/${freshId}` });
+    expect(await statusOf(mappingRoute.action as Fn, save, { connectionId: freshId })).toEqual({
+      status: 302,
+      location: `/configure-integration/prediction/${freshId}`,
+    });
     const [row] = await owner.db.select().from(connections).where(eq(connections.id, freshId));
     expect(row.step).toBe("PREDICTION_SETTING");
     expect(row.mapping?.valueMaps.lineOfBusiness).toEqual({ AUTOP: "PAUTO" });
     const back = makeRequest(`/configure-integration/configuration/${freshId}`, { cookie: ownerCookie });
     expect(await statusOf(mappingRoute.loader as Fn, back, { connectionId: freshId })).toMatchObject({ status: 200 });
     const ahead = makeRequest(`/configure-integration/task-creation/${freshId}`, { cookie: ownerCookie });
-    expect(await statusOf(tasksRoute.loader as Fn, ahead, { connectionId: freshId })).toEqual({ status: 302, location: `/configure-integration/prediction/${freshId}` });
+    expect(await statusOf(tasksRoute.loader as Fn, ahead, { connectionId: freshId })).toEqual({
+      status: 302,
+      location: `/configure-integration/prediction/${freshId}`,
+    });
   });
 
   test("a mapping without the required fields is not saved (400 with the missing ones)", async () => {
-    const save = makeRequest(`/configure-integration/configuration/${freshId}`, { cookie: ownerCookie, form: { intent: "save", object: "rows", "field:premium": "Written Premium" } });
-    const result = (await mappingRoute.action({ request: save, params: { connectionId: freshId }, context: {} } as never)) as unknown as { data: { error: Record<string, string[]> }; init: { status: number } };
+    const save = makeRequest(`/configure-integration/configuration/${freshId}`, {
+      cookie: ownerCookie,
+      form: { intent: "save", object: "rows", "field:premium": "Written Premium" },
+    });
+    const result = (await mappingRoute.action({ request: save, params: { connectionId: freshId }, context: {} } as never)) as unknown as {
+      data: { error: Record<string, string[]> };
+      init: { status: number };
+    };
     expect(result.init.status).toBe(400);
-    expect(result.data.error[""]).toEqual(["Map the required fields first: Customer name, Policy number, Line of business, Carrier, Effective date, Expiration date."]);
+    expect(result.data.error[""]).toEqual([
+      "Map the required fields first: Customer name, Policy number, Line of business, Carrier, Effective date, Expiration date.",
+    ]);
     // Each missing one is marked on its own select.
     expect(Object.keys(result.data.error).filter((name) => name.startsWith("field:"))).toEqual(
       ["customerName", "policyNumber", "lineOfBusiness", "carrier", "effectiveDate", "expirationDate"].map((key) => `field:${key}`),
@@ -172,12 +205,31 @@ describe("wizard guards: a step cannot be entered before the earlier ones are sa
   });
 
   test("prediction and task creation: refused values come back on their fields; saved ones move on", async () => {
-    type Reply = { data: { error: Record<string, string[]>; initialValue: Record<string, Record<string, string>> }; init: { status: number } };
+    type Reply = {
+      data: { error: Record<string, string[]>; initialValue: Record<string, Record<string, string>> };
+      init: { status: number };
+    };
     const prediction = (form: Record<string, string>) =>
-      predictionRoute.action({ request: makeRequest(`/configure-integration/prediction/${freshId}`, { cookie: ownerCookie, form }), params: { connectionId: freshId }, context: {} } as never);
+      predictionRoute.action({
+        request: makeRequest(`/configure-integration/prediction/${freshId}`, { cookie: ownerCookie, form }),
+        params: { connectionId: freshId },
+        context: {},
+      } as never);
     const all = { "all.window": "12 months", "all.thresholdPct": "12", "all.thresholdAmount": "", "all.actDaysBeforeExpiration": "60" };
-    const home = { "HOME.own": "on", "HOME.window": "6 months", "HOME.thresholdPct": "-1", "HOME.thresholdAmount": "$1,500", "HOME.actDaysBeforeExpiration": "45" };
-    const refused = (await prediction({ intent: "save", ...all, "all.thresholdPct": "lots", ...home, "PAUTO.thresholdPct": "nonsense" })) as Reply;
+    const home = {
+      "HOME.own": "on",
+      "HOME.window": "6 months",
+      "HOME.thresholdPct": "-1",
+      "HOME.thresholdAmount": "$1,500",
+      "HOME.actDaysBeforeExpiration": "45",
+    };
+    const refused = (await prediction({
+      intent: "save",
+      ...all,
+      "all.thresholdPct": "lots",
+      ...home,
+      "PAUTO.thresholdPct": "nonsense",
+    })) as Reply;
     expect(refused.init.status).toBe(400);
     // PAUTO's own box is not ticked: its fields do not count.
     expect(refused.data.error).toEqual({ "all.thresholdPct": ["Enter a percentage."], "HOME.thresholdPct": ["Use 0 or more."] });
@@ -186,22 +238,60 @@ describe("wizard guards: a step cannot be entered before the earlier ones are sa
     expect(saved.headers.get("Location")).toBe(`/configure-integration/task-creation/${freshId}`);
     const { listForecastPreferences } = await import("~/services/renewals/forecast-preferences.server");
     expect(await listForecastPreferences(owner.ctx)).toEqual(
-      expect.arrayContaining([expect.objectContaining({ forecastObjectId: "HOME", window: "6m", thresholdPct: 20, thresholdAmount: 1500, actDaysBeforeExpiration: 45 })]),
+      expect.arrayContaining([
+        expect.objectContaining({
+          forecastObjectId: "HOME",
+          window: "6m",
+          thresholdPct: 20,
+          thresholdAmount: 1500,
+          actDaysBeforeExpiration: 45,
+        }),
+      ]),
     );
 
     const tasks = (form: Record<string, string>) =>
-      tasksRoute.action({ request: makeRequest(`/configure-integration/task-creation/${freshId}`, { cookie: ownerCookie, form }), params: { connectionId: freshId }, context: {} } as never) as Promise<Reply>;
-    const noEmployee = await tasks({ intent: "save", enabled: "on", assigneeRule: "fixed", dueDaysBeforeExpiration: "30", activityCode: "" });
-    expect(noEmployee).toMatchObject({ init: { status: 400 }, data: { error: { fixedEmployeeAccountId: ["Choose the employee."] }, initialValue: { assigneeRule: "fixed", dueDaysBeforeExpiration: "30" } } });
-    const stranger = await tasks({ intent: "save", assigneeRule: "fixed", fixedEmployeeAccountId: crypto.randomUUID(), dueDaysBeforeExpiration: "30" });
+      tasksRoute.action({
+        request: makeRequest(`/configure-integration/task-creation/${freshId}`, { cookie: ownerCookie, form }),
+        params: { connectionId: freshId },
+        context: {},
+      } as never) as Promise<Reply>;
+    const noEmployee = await tasks({
+      intent: "save",
+      enabled: "on",
+      assigneeRule: "fixed",
+      dueDaysBeforeExpiration: "30",
+      activityCode: "",
+    });
+    expect(noEmployee).toMatchObject({
+      init: { status: 400 },
+      data: {
+        error: { fixedEmployeeAccountId: ["Choose the employee."] },
+        initialValue: { assigneeRule: "fixed", dueDaysBeforeExpiration: "30" },
+      },
+    });
+    const stranger = await tasks({
+      intent: "save",
+      assigneeRule: "fixed",
+      fixedEmployeeAccountId: crypto.randomUUID(),
+      dueDaysBeforeExpiration: "30",
+    });
     expect(stranger.data.error).toEqual({ fixedEmployeeAccountId: ["Choose one of the listed employees."] });
     const blankName = await tasks({ intent: "add", kind: "work_group", code: "WG9", label: " " });
-    expect(blankName).toMatchObject({ init: { status: 400 }, data: { error: { label: ["Enter a name."] }, initialValue: { kind: "work_group", code: "WG9" } } });
+    expect(blankName).toMatchObject({
+      init: { status: 400 },
+      data: { error: { label: ["Enter a name."] }, initialValue: { kind: "work_group", code: "WG9" } },
+    });
   });
 
   test("filter options: a dimension with nothing ticked is refused with its message, the ticks kept", async () => {
-    const request = makeRequest(`/configure-integration/filter-options/${completedId}`, { cookie: ownerCookie, form: { intent: "save", "offered:states": "TX", "offered:carriers": "Travelers", carriers: "Travelers" } });
-    const result = (await filtersRoute.action({ request, params: { connectionId: completedId }, context: {} } as never)) as unknown as { data: { error: Record<string, string[]>; initialValue: Record<string, unknown> }; init: { status: number } };
+    const request = makeRequest(`/configure-integration/filter-options/${completedId}`, {
+      cookie: ownerCookie,
+      form: { intent: "save", "offered:states": "TX", "offered:carriers": "Travelers", carriers: "Travelers" },
+    });
+    const result = (await filtersRoute.action({ request, params: { connectionId: completedId }, context: {} } as never)) as unknown as {
+      data: { error: Record<string, string[]>; initialValue: Record<string, unknown> };
+      init: { status: number };
+    };
     expect(result.init.status).toBe(400);
     expect(result.data.error).toEqual({ states: ["Tick at least one of the states."] });
     expect(result.data.initialValue).toMatchObject({ carriers: "Travelers" });
@@ -221,7 +311,12 @@ describe("credentials", () => {
     const saved = await saveConnectionSettings(owner.ctx, null, {
       integrationId: "salesforce",
       name: "CRM",
-      credentials: { loginUrl: "https://login.salesforce.com", clientId: "client-id", clientSecret: "very-secret-value", refreshToken: "refresh-secret-value" },
+      credentials: {
+        loginUrl: "https://login.salesforce.com",
+        clientId: "client-id",
+        clientSecret: "very-secret-value",
+        refreshToken: "refresh-secret-value",
+      },
     });
     const [row] = await owner.db.select().from(connections).where(eq(connections.id, saved.id));
     expect(JSON.stringify(row)).not.toMatch(/very-secret-value|refresh-secret-value/);
@@ -237,10 +332,19 @@ describe("credentials", () => {
       name: "CRM 2",
       credentials: { clientId: "c", clientSecret: "s1", refreshToken: "r1" },
     });
-    const again = makeRequest(`/create-connection/${saved.id}?integrationId=salesforce`, { cookie: ownerCookie, form: { intent: "save", name: "CRM 2", clientId: "c", clientSecret: "", refreshToken: "" } });
+    const again = makeRequest(`/create-connection/${saved.id}?integrationId=salesforce`, {
+      cookie: ownerCookie,
+      form: { intent: "save", name: "CRM 2", clientId: "c", clientSecret: "", refreshToken: "" },
+    });
     expect(await statusOf(createRoute.action as Fn, again, { connectionId: saved.id })).toMatchObject({ status: 302 });
-    const fresh = makeRequest(`/create-connection/?integrationId=salesforce`, { cookie: ownerCookie, form: { intent: "save", name: "CRM 3", clientId: "c", clientSecret: "", refreshToken: "r" } });
-    const result = (await createRoute.action({ request: fresh, params: {}, context: {} } as never)) as { data: { result: { error: Record<string, string[]> } }; init: { status: number } };
+    const fresh = makeRequest(`/create-connection/?integrationId=salesforce`, {
+      cookie: ownerCookie,
+      form: { intent: "save", name: "CRM 3", clientId: "c", clientSecret: "", refreshToken: "r" },
+    });
+    const result = (await createRoute.action({ request: fresh, params: {}, context: {} } as never)) as {
+      data: { result: { error: Record<string, string[]> } };
+      init: { status: number };
+    };
     expect(result.init.status).toBe(400);
     expect(result.data.result.error.clientSecret).toEqual(["Consumer secret is required."]);
   });

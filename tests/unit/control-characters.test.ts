@@ -64,10 +64,20 @@ describe("query strings", () => {
 describe("forms", () => {
   test("a sign-up whose agency and person names hold NUL is cleaned, not a 500", async () => {
     const email = uniqueEmail("nul");
-    const form = { agencyName: "Acme\u0000 Agency", name: "Nu\u0000l Person", email, password: "secret-pass", confirmPassword: "secret-pass" };
+    const form = {
+      agencyName: "Acme\u0000 Agency",
+      name: "Nu\u0000l Person",
+      email,
+      password: "secret-pass",
+      confirmPassword: "secret-pass",
+    };
     expect(await statusOf(call(signupAction, makeRequest("/auth/signup", { form })))).toBe(302);
     const db = await getDb();
-    const [row] = await db.select({ name: users.name, agency: tenants.name }).from(users).innerJoin(tenants, eq(tenants.id, users.tenantId)).where(eq(users.email, email));
+    const [row] = await db
+      .select({ name: users.name, agency: tenants.name })
+      .from(users)
+      .innerJoin(tenants, eq(tenants.id, users.tenantId))
+      .where(eq(users.email, email));
     expect(row).toEqual({ name: "Nul Person", agency: "Acme Agency" });
   });
 });
@@ -75,8 +85,16 @@ describe("forms", () => {
 describe("JSON", () => {
   test("a wizard draft holding \\u0000 is saved cleaned through the API and the page's resource route", async () => {
     const connection = await createReadyFileConnection(me.ctx, { policies: 5 });
-    const body = JSON.stringify({ connectionId: connection.id, key: "mapping", draft: { object: "rows\u0000", fields: { "name\u0000": "Insured\u0000" } } });
-    const api = new Request("http://localhost/api/connections/state/save", { method: "POST", body, headers: { Authorization: me.bearer, "Content-Type": "application/json" } });
+    const body = JSON.stringify({
+      connectionId: connection.id,
+      key: "mapping",
+      draft: { object: "rows\u0000", fields: { "name\u0000": "Insured\u0000" } },
+    });
+    const api = new Request("http://localhost/api/connections/state/save", {
+      method: "POST",
+      body,
+      headers: { Authorization: me.bearer, "Content-Type": "application/json" },
+    });
     expect(await statusOf(call(stateSave.action, api))).toBe(200);
     const [saved] = await me.db.select({ state: connections.state }).from(connections).where(eq(connections.id, connection.id));
     expect((saved.state as Record<string, unknown>).mapping).toEqual({ object: "rows", fields: { name: "Insured" } });
@@ -93,7 +111,11 @@ describe("JSON", () => {
     const form = new FormData();
     form.set("file", new Blob([await sampleExportText({ policies: 3 })], { type: "text/csv" }), "book.csv");
     form.set("name", "Main\u0000 office");
-    const request = new Request("http://localhost/api/connections/ezlynx/upload-csv", { method: "POST", body: form, headers: { Authorization: me.bearer } });
+    const request = new Request("http://localhost/api/connections/ezlynx/upload-csv", {
+      method: "POST",
+      body: form,
+      headers: { Authorization: me.bearer },
+    });
     const response = (await call(uploadCsv.action, request)) as Response;
     expect(response.status).toBe(200);
     expect(((await response.json()) as { data: { connection: { name: string } } }).data.connection.name).toBe("Main office");

@@ -59,10 +59,14 @@ async function waitUntil<T>(probe: () => Promise<T | null | undefined | false>, 
 }
 
 const healthy = () =>
-  waitUntil(async () => {
-    if (server?.exitCode !== null) throw new Error(`the server exited with ${server?.exitCode}`);
-    return (await fetch(`${BASE}/healthz`)).ok;
-  }, 120_000, "the server");
+  waitUntil(
+    async () => {
+      if (server?.exitCode !== null) throw new Error(`the server exited with ${server?.exitCode}`);
+      return (await fetch(`${BASE}/healthz`)).ok;
+    },
+    120_000,
+    "the server",
+  );
 
 async function generateCsv(file: string) {
   const out = createWriteStream(file);
@@ -90,7 +94,10 @@ async function freePort() {
 beforeAll(async () => {
   PORT ||= await freePort();
   BASE = `http://localhost:${PORT}`;
-  execFileSync("npx", ["remix", "build"], { env: { ...process.env, BUILD_DIR: buildDir, BUILD_TEST_ROUTES: "true", NODE_ENV: "production" }, stdio: "ignore" });
+  execFileSync("npx", ["remix", "build"], {
+    env: { ...process.env, BUILD_DIR: buildDir, BUILD_TEST_ROUTES: "true", NODE_ENV: "production" },
+    stdio: "ignore",
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -120,24 +127,38 @@ test("SIGKILL during processing: after a restart the file reaches Ready once", a
   const uploaded = await fetch(`${BASE}/resources/files/upload`, { method: "POST", body: form, headers: { Cookie: cookie, Origin: BASE } });
   expect(uploaded.status).toBe(200);
   const { fileId } = (await uploaded.json()) as { fileId: string };
-  type Status = { status: string; history: { status: string }[]; job: { attempts: number; status: string; progress: { rows?: number } | null }; hasReport: boolean };
-  const status = async () => (await (await fetch(`${BASE}/resources/files/${fileId}/status`, { headers: { Cookie: cookie } })).json()) as Status;
+  type Status = {
+    status: string;
+    history: { status: string }[];
+    job: { attempts: number; status: string; progress: { rows?: number } | null };
+    hasReport: boolean;
+  };
+  const status = async () =>
+    (await (await fetch(`${BASE}/resources/files/${fileId}/status`, { headers: { Cookie: cookie } })).json()) as Status;
 
   // Mid-processing: the worker has read some rows (progress recorded) but not finished.
-  const mid = await waitUntil(async () => {
-    const s = await status();
-    return s.status === "Progress" && (s.job.progress?.rows ?? 0) > 0 ? s : null;
-  }, 120_000, "processing to start");
+  const mid = await waitUntil(
+    async () => {
+      const s = await status();
+      return s.status === "Progress" && (s.job.progress?.rows ?? 0) > 0 ? s : null;
+    },
+    120_000,
+    "processing to start",
+  );
   expect(mid.job.attempts).toBe(1);
   server.kill("SIGKILL");
   await once(server, "exit");
 
   server = startServer();
   await healthy();
-  const done = await waitUntil(async () => {
-    const s = await status();
-    return s.status === "Ready" || s.status === "Failed" ? s : null;
-  }, 180_000, "the file to finish");
+  const done = await waitUntil(
+    async () => {
+      const s = await status();
+      return s.status === "Ready" || s.status === "Failed" ? s : null;
+    },
+    180_000,
+    "the file to finish",
+  );
   expect(done.status).toBe("Ready");
   expect(done.history.map((h) => h.status)).toEqual(["Uploaded", "Progress", "Processed", "Ready"]);
   expect(done.job).toMatchObject({ status: "succeeded", attempts: 2 });

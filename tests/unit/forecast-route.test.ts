@@ -12,19 +12,31 @@ describe("/forecast what-if per forecast object", () => {
     const { db, tenant, user } = await createTestTenant();
     for (const line of ["HOME", "HOME", "PAUTO"] as const) {
       const c = await createCustomer(db, tenant.id);
-      await createPolicy(db, tenant.id, { customerId: c.id, lineOfBusiness: line, expirationDate: inDays(100), premium: 1000, renewalPremium: 1200 });
+      await createPolicy(db, tenant.id, {
+        customerId: c.id,
+        lineOfBusiness: line,
+        expirationDate: inDays(100),
+        premium: 1000,
+        renewalPremium: 1200,
+      });
     }
     await recomputeForecast({ db, tenantId: tenant.id });
     const cookie = await sessionCookieFor(user);
     const whatIf = (object: string) =>
       forecastRoute.loader({
-        request: makeRequest(`/forecast?whatif=1&forecastObjectId=${object}&window=12+months&thresholdPct=5&thresholdAmount=&actDaysBeforeExpiration=120`, { cookie }),
+        request: makeRequest(
+          `/forecast?whatif=1&forecastObjectId=${object}&window=12+months&thresholdPct=5&thresholdAmount=&actDaysBeforeExpiration=120`,
+          { cookie },
+        ),
         params: {},
         context: {},
       });
     const home = await whatIf("HOME");
     expect(home.whatIfObject).toBe("HOME");
-    expect(home.whatIf).toMatchObject({ input: { forecastObjectId: "HOME", thresholdPct: 5 }, result: { forecastObjectId: "HOME", policies: 2 } });
+    expect(home.whatIf).toMatchObject({
+      input: { forecastObjectId: "HOME", thresholdPct: 5 },
+      result: { forecastObjectId: "HOME", policies: 2 },
+    });
     expect((await whatIf("PAUTO")).whatIf?.result).toMatchObject({ policies: 1 });
     expect((await whatIf("all")).whatIf?.result).toMatchObject({ policies: 3 });
     // An unknown object is 'all lines', not an error.
@@ -34,7 +46,16 @@ describe("/forecast what-if per forecast object", () => {
     const response = await forecastRoute.action({
       request: makeRequest("/forecast", {
         cookie,
-        form: { intent: "save", forecastObjectId: "HOME", window: "12 months", thresholdPct: "5", thresholdAmount: "", actDaysBeforeExpiration: "120", excludeFirstTerm: "on", excludeZeroPremium: "on" },
+        form: {
+          intent: "save",
+          forecastObjectId: "HOME",
+          window: "12 months",
+          thresholdPct: "5",
+          thresholdAmount: "",
+          actDaysBeforeExpiration: "120",
+          excludeFirstTerm: "on",
+          excludeZeroPremium: "on",
+        },
       }),
       params: {},
       context: {},
@@ -43,7 +64,11 @@ describe("/forecast what-if per forecast object", () => {
     const saved = await listForecastPreferences({ db, tenantId: tenant.id });
     expect(saved).toEqual([expect.objectContaining({ forecastObjectId: "HOME", thresholdPct: 5, actDaysBeforeExpiration: 120 })]);
     // The form now starts from HOME's own preference.
-    const after = await forecastRoute.loader({ request: makeRequest("/forecast?forecastObjectId=HOME", { cookie }), params: {}, context: {} });
+    const after = await forecastRoute.loader({
+      request: makeRequest("/forecast?forecastObjectId=HOME", { cookie }),
+      params: {},
+      context: {},
+    });
     expect(after.objectPreference).toMatchObject({ forecastObjectId: "HOME", thresholdPct: 5 });
   });
 });

@@ -15,7 +15,12 @@ let build: ReturnType<typeof buildApp>;
 let server: RunningServer;
 
 // Short time-outs so the test runs in seconds; the defaults are checked in http-limits.server.test.ts.
-const FAST = { HEADERS_TIMEOUT_MS: "1500", REQUEST_TIMEOUT_MS: "1500", UPLOAD_MIN_BYTES_PER_SECOND: "1000000", KEEP_ALIVE_TIMEOUT_MS: "8000" };
+const FAST = {
+  HEADERS_TIMEOUT_MS: "1500",
+  REQUEST_TIMEOUT_MS: "1500",
+  UPLOAD_MIN_BYTES_PER_SECOND: "1000000",
+  KEEP_ALIVE_TIMEOUT_MS: "8000",
+};
 
 beforeAll(async () => {
   build = buildApp();
@@ -45,7 +50,9 @@ describe("the development outbox (§1)", () => {
     expect((await fetch(`http://${LAN}:${server.port}/dev/outbox`, { headers: { "X-Forwarded-For": "127.0.0.1" } })).status).toBe(404);
     expect((await fetch(`http://${LAN}:${server.port}/dev/outbox.data`)).status).toBe(404);
     // Through a proxy on this machine: a loopback socket, but a forwarded request.
-    expect((await fetch(`http://127.0.0.1:${server.port}/dev/outbox`, { headers: { "X-Forwarded-For": "198.51.100.7" } })).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${server.port}/dev/outbox`, { headers: { "X-Forwarded-For": "198.51.100.7" } })).status).toBe(
+      404,
+    );
     expect((await fetch(`http://${LAN}:${server.port}/DEV/OUTBOX`)).status).toBe(404);
   });
 
@@ -66,9 +73,16 @@ describe("the development outbox (§1)", () => {
 
 describe("request bodies are capped before they are read (§3)", () => {
   test("a 30 MB JSON body is refused with 413 before a byte of it is sent", async () => {
-    const { response, closedAfterMs } = await rawExchange("127.0.0.1", server.port, (socket) => {
-      socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${30 * 1024 * 1024}\r\n\r\n`);
-    }, 5_000);
+    const { response, closedAfterMs } = await rawExchange(
+      "127.0.0.1",
+      server.port,
+      (socket) => {
+        socket.write(
+          `POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${30 * 1024 * 1024}\r\n\r\n`,
+        );
+      },
+      5_000,
+    );
     expect(statusLine(response)).toBe(413);
     expect(response).toMatch(/"error":"The request body is larger than 1 MB/);
     expect(closedAfterMs).not.toBeNull();
@@ -81,9 +95,16 @@ describe("request bodies are capped before they are read (§3)", () => {
       body: `email=a%40example.test&password=${"x".repeat(2 * 1024 * 1024)}`,
     });
     expect(big.status).toBe(413);
-    const { response } = await rawExchange("127.0.0.1", server.port, (socket) => {
-      socket.write("POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n");
-    }, 5_000);
+    const { response } = await rawExchange(
+      "127.0.0.1",
+      server.port,
+      (socket) => {
+        socket.write(
+          'POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\n',
+        );
+      },
+      5_000,
+    );
     expect(statusLine(response)).toBe(411);
   });
 
@@ -95,11 +116,22 @@ describe("request bodies are capped before they are read (§3)", () => {
       f.append("file", new File([`a,b\n${"1,2\n".repeat(500_000)}`], "two-megabytes.csv"));
       return f;
     };
-    const elsewhere = await rawExchange("127.0.0.1", server.port, (socket) => {
-      socket.write(`POST /auth/login HTTP/1.1\r\nHost: localhost\r\nOrigin: ${server.base}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`);
-    }, 5_000);
+    const elsewhere = await rawExchange(
+      "127.0.0.1",
+      server.port,
+      (socket) => {
+        socket.write(
+          `POST /auth/login HTTP/1.1\r\nHost: localhost\r\nOrigin: ${server.base}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`,
+        );
+      },
+      5_000,
+    );
     expect(statusLine(elsewhere.response)).toBe(413);
-    const upload = await fetch(`${server.base}/resources/files/upload`, { method: "POST", body: form(), headers: { Cookie: cookie, Origin: server.base } });
+    const upload = await fetch(`${server.base}/resources/files/upload`, {
+      method: "POST",
+      body: form(),
+      headers: { Cookie: cookie, Origin: server.base },
+    });
     expect(upload.status).toBe(200);
   });
 });
@@ -107,13 +139,18 @@ describe("request bodies are capped before they are read (§3)", () => {
 describe("slow clients (§5)", () => {
   test("sockets that trickle their headers are closed soon after the headers time-out", async () => {
     const sockets = Array.from({ length: 40 }, () =>
-      rawExchange("127.0.0.1", server.port, async (socket) => {
-        socket.write("GET / HTTP/1.1\r\nHost: localhost\r\n");
-        for (let i = 0; i < 40 && !socket.destroyed; i++) {
-          await new Promise((r) => setTimeout(r, 250));
-          if (!socket.destroyed) socket.write("X");
-        }
-      }, 9_000),
+      rawExchange(
+        "127.0.0.1",
+        server.port,
+        async (socket) => {
+          socket.write("GET / HTTP/1.1\r\nHost: localhost\r\n");
+          for (let i = 0; i < 40 && !socket.destroyed; i++) {
+            await new Promise((r) => setTimeout(r, 250));
+            if (!socket.destroyed) socket.write("X");
+          }
+        },
+        9_000,
+      ),
     );
     const results = await Promise.all(sockets);
     for (const r of results) {
@@ -125,16 +162,21 @@ describe("slow clients (§5)", () => {
   test("a body that trickles is cut off by its deadline; a large body sent steadily completes", async () => {
     const cookie = await signedInCookie(server.base);
     const declared = 1_000_000; // deadline: 1.5 s + 1 MB at 1 MB/s = 2.5 s
-    const slow = await rawExchange("127.0.0.1", server.port, async (socket) => {
-      socket.write(
-        `POST /resources/files/upload HTTP/1.1\r\nHost: localhost:${server.port}\r\nOrigin: ${server.base}\r\nCookie: ${cookie}\r\n` +
-          `Content-Type: multipart/form-data; boundary=b\r\nContent-Length: ${declared}\r\n\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="slow.csv"\r\n\r\n`,
-      );
-      for (let i = 0; i < 100 && !socket.destroyed; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        if (!socket.destroyed) socket.write("a,b\n");
-      }
-    }, 12_000);
+    const slow = await rawExchange(
+      "127.0.0.1",
+      server.port,
+      async (socket) => {
+        socket.write(
+          `POST /resources/files/upload HTTP/1.1\r\nHost: localhost:${server.port}\r\nOrigin: ${server.base}\r\nCookie: ${cookie}\r\n` +
+            `Content-Type: multipart/form-data; boundary=b\r\nContent-Length: ${declared}\r\n\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="slow.csv"\r\n\r\n`,
+        );
+        for (let i = 0; i < 100 && !socket.destroyed; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          if (!socket.destroyed) socket.write("a,b\n");
+        }
+      },
+      12_000,
+    );
     expect(slow.closedAfterMs).not.toBeNull();
     expect(slow.closedAfterMs!).toBeGreaterThan(2_000);
     expect(slow.closedAfterMs!).toBeLessThan(7_000);
@@ -144,7 +186,11 @@ describe("slow clients (§5)", () => {
     const chunk = Buffer.alloc(150_000, "1,2\n");
     const paced = new ReadableStream<Uint8Array>({
       async start(controller) {
-        controller.enqueue(new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="domain"\r\n\r\npolicies\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="steady.csv"\r\n\r\na,b\n'));
+        controller.enqueue(
+          new TextEncoder().encode(
+            '--b\r\nContent-Disposition: form-data; name="domain"\r\n\r\npolicies\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="steady.csv"\r\n\r\na,b\n',
+          ),
+        );
         for (let i = 0; i < 20; i++) {
           controller.enqueue(chunk);
           await new Promise((r) => setTimeout(r, 100));
@@ -153,7 +199,12 @@ describe("slow clients (§5)", () => {
         controller.close();
       },
     });
-    const length = Buffer.byteLength('--b\r\nContent-Disposition: form-data; name="domain"\r\n\r\npolicies\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="steady.csv"\r\n\r\na,b\n') + 20 * chunk.length + Buffer.byteLength("\r\n--b--\r\n");
+    const length =
+      Buffer.byteLength(
+        '--b\r\nContent-Disposition: form-data; name="domain"\r\n\r\npolicies\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="steady.csv"\r\n\r\na,b\n',
+      ) +
+      20 * chunk.length +
+      Buffer.byteLength("\r\n--b--\r\n");
     const steady = await fetch(`${server.base}/resources/files/upload`, {
       method: "POST",
       body: paced,

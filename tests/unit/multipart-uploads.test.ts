@@ -49,7 +49,11 @@ function rawMultipart(parts: { name: string; filename?: string; body: string | B
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename === undefined ? "" : `; filename="${part.filename}"`}`;
-    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${part.filename === undefined ? "" : "Content-Type: text/csv\r\n"}\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${part.filename === undefined ? "" : "Content-Type: text/csv\r\n"}\r\n`,
+      ),
+    );
     chunks.push(Buffer.isBuffer(part.body) ? part.body : Buffer.from(part.body));
     chunks.push(Buffer.from("\r\n"));
   }
@@ -64,7 +68,11 @@ beforeAll(async () => {
 });
 
 function xhrRequest(body: BodyInit, contentType = `multipart/form-data; boundary=${BOUNDARY}`) {
-  return new Request("http://localhost/resources/files/upload", { method: "POST", body, headers: { Cookie: me.cookie, "Content-Type": contentType } });
+  return new Request("http://localhost/resources/files/upload", {
+    method: "POST",
+    body,
+    headers: { Cookie: me.cookie, "Content-Type": contentType },
+  });
 }
 
 async function fileNamed(name: string) {
@@ -79,22 +87,28 @@ async function storedUnder(prefix: string) {
 }
 
 describe("file upload: names the old parser could not read", () => {
-  test.each(["x=y.csv", "<img src=x onerror=alert(1)>.csv", "a; b=c.csv", "Prämien 2025 – Übersicht.csv"])("%s is stored under its own name", async (name) => {
-    const body = rawMultipart([
-      { name: "domain", body: "policies" },
-      { name: "file", filename: name, body: "a,b\n1,2\n" },
-    ]);
-    const result = await answer(xhrUpload as Fn, xhrRequest(body));
-    expect(result.status).toBe(200);
-    expect(result.json).toMatchObject({ ok: true });
-    expect(await fileNamed(name)).not.toBeNull();
-  });
+  test.each(["x=y.csv", "<img src=x onerror=alert(1)>.csv", "a; b=c.csv", "Prämien 2025 – Übersicht.csv"])(
+    "%s is stored under its own name",
+    async (name) => {
+      const body = rawMultipart([
+        { name: "domain", body: "policies" },
+        { name: "file", filename: name, body: "a,b\n1,2\n" },
+      ]);
+      const result = await answer(xhrUpload as Fn, xhrRequest(body));
+      expect(result.status).toBe(200);
+      expect(result.json).toMatchObject({ ok: true });
+      expect(await fileNamed(name)).not.toBeNull();
+    },
+  );
 
-  test('a name with a double quote (sent by browsers as %22) is shown with the quote', async () => {
+  test("a name with a double quote (sent by browsers as %22) is shown with the quote", async () => {
     const form = new FormData();
     form.append("domain", "policies");
     form.append("file", new File(["a,b\n1,2\n"], 'the "best" book.csv'));
-    const result = await answer(pageUpload as Fn, new Request("http://localhost/files?index", { method: "POST", body: form, headers: { Cookie: me.cookie } }));
+    const result = await answer(
+      pageUpload as Fn,
+      new Request("http://localhost/files?index", { method: "POST", body: form, headers: { Cookie: me.cookie } }),
+    );
     expect(result.status).toBe(302);
     expect(await fileNamed('the "best" book.csv')).not.toBeNull();
     expect(await fileNamed("the %22best%22 book.csv")).toBeNull();
@@ -121,7 +135,10 @@ describe("file upload: a malformed body is a 400 with nothing stored", () => {
   test("a part header without a name, and a multipart type without a boundary", async () => {
     const broken = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; filename="x.csv"\r\n\r\na,b\r\n--${BOUNDARY}--\r\n`);
     expect((await answer(xhrUpload as Fn, xhrRequest(broken))).status).toBe(400);
-    const noBoundary = await answer(xhrUpload as Fn, xhrRequest(rawMultipart([{ name: "domain", body: "policies" }]), "multipart/form-data"));
+    const noBoundary = await answer(
+      xhrUpload as Fn,
+      xhrRequest(rawMultipart([{ name: "domain", body: "policies" }]), "multipart/form-data"),
+    );
     expect(noBoundary.status).toBe(400);
     expect(noBoundary.json).toMatchObject({ ok: false, fieldErrors: { file: [expect.stringMatching(/could not be read/)] } });
   });
@@ -136,7 +153,14 @@ describe("/api/connections/ezlynx/upload-csv", () => {
     tenantId = t.tenant.id;
   });
   const apiUpload = (body: BodyInit, contentType = `multipart/form-data; boundary=${BOUNDARY}`) =>
-    answer(uploadCsv.action as Fn, new Request("http://localhost/api/connections/ezlynx/upload-csv", { method: "POST", body, headers: { Authorization: auth, "Content-Type": contentType } }));
+    answer(
+      uploadCsv.action as Fn,
+      new Request("http://localhost/api/connections/ezlynx/upload-csv", {
+        method: "POST",
+        body,
+        headers: { Authorization: auth, "Content-Type": contentType },
+      }),
+    );
 
   test("multipart/form-data without a boundary is a 400 JSON answer, not a 500", async () => {
     const result = await apiUpload("x", "multipart/form-data");
@@ -167,7 +191,12 @@ describe("/api/connections/ezlynx/upload-csv", () => {
     const key = uploadKeyFor(t.tenant.id, "damaged.xlsx");
     const bytes = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), randomBytes(4000)]);
     await getStorage().write(key, Readable.from([bytes]));
-    const connection = await saveConnectionSettings(t.ctx, null, { integrationId: "ezlynx", name: "Damaged", credentials: {}, file: { key, name: "damaged.xlsx", bytes: bytes.length } });
+    const connection = await saveConnectionSettings(t.ctx, null, {
+      integrationId: "ezlynx",
+      name: "Damaged",
+      credentials: {},
+      file: { key, name: "damaged.xlsx", bytes: bytes.length },
+    });
     const bearer = await bearerFor(t.user);
     const get = (fn: unknown, url: string, params: Record<string, string> = {}) =>
       answer((fn as { loader: Fn }).loader, new Request(`http://localhost${url}`, { headers: { Authorization: bearer } }), params);

@@ -41,17 +41,45 @@ const in30Days = () => new Date(Date.now() + 30 * 86_400_000).toISOString().slic
 async function tenantWithBook() {
   const t = await createTestTenant();
   const customer = await createCustomer(t.db, t.tenant.id, { name: "Isolated Ivy" });
-  const a = await createPolicy(t.db, t.tenant.id, { customerId: customer.id, expirationDate: in30Days(), premium: 1000, renewalPremium: 1400 });
-  const b = await createPolicy(t.db, t.tenant.id, { customerId: (await createCustomer(t.db, t.tenant.id, { name: "Other Otto" })).id, expirationDate: in30Days(), premium: 1000, renewalPremium: 1500 });
+  const a = await createPolicy(t.db, t.tenant.id, {
+    customerId: customer.id,
+    expirationDate: in30Days(),
+    premium: 1000,
+    renewalPremium: 1400,
+  });
+  const b = await createPolicy(t.db, t.tenant.id, {
+    customerId: (await createCustomer(t.db, t.tenant.id, { name: "Other Otto" })).id,
+    expirationDate: in30Days(),
+    premium: 1000,
+    renewalPremium: 1500,
+  });
   await recomputeForecast({ db: t.db, tenantId: t.tenant.id });
-  const [flag] = await t.db.select({ id: renewalFlags.id }).from(renewalFlags).where(and(eq(renewalFlags.tenantId, t.tenant.id), eq(renewalFlags.policyId, b.id)));
+  const [flag] = await t.db
+    .select({ id: renewalFlags.id })
+    .from(renewalFlags)
+    .where(and(eq(renewalFlags.tenantId, t.tenant.id), eq(renewalFlags.policyId, b.id)));
   const rm = await remarketPolicy(t.ctx, a.id);
   const quoteId = await saveQuote(t.ctx, rm.remarketId, { carrierName: "Safeco", premium: 1200, effectiveDate: in30Days() });
   const [task] = await t.db.select({ id: tasks.id }).from(tasks).where(eq(tasks.remarketId, rm.remarketId));
   await ensureCarrierCatalogue(t.db);
-  const catalogue = await carriersRoute.loader({ request: makeRequest("/carriers", { cookie: await sessionCookieFor(t.user) }), params: {}, context: {} });
+  const catalogue = await carriersRoute.loader({
+    request: makeRequest("/carriers", { cookie: await sessionCookieFor(t.user) }),
+    params: {},
+    context: {},
+  });
   const carrier = await addTenantCarrier(t.ctx, catalogue.catalogue[0].id);
-  return { ...t, cookie: await sessionCookieFor(t.user), bearer: await bearerFor(t.user), customerId: customer.id, policyId: a.id, flagId: flag.id, remarketId: rm.remarketId, quoteId, taskId: task.id, tenantCarrierId: carrier.id };
+  return {
+    ...t,
+    cookie: await sessionCookieFor(t.user),
+    bearer: await bearerFor(t.user),
+    customerId: customer.id,
+    policyId: a.id,
+    flagId: flag.id,
+    remarketId: rm.remarketId,
+    quoteId,
+    taskId: task.id,
+    tenantCarrierId: carrier.id,
+  };
 }
 
 describe("tenant isolation: another tenant's ids are 404 everywhere", () => {
@@ -81,12 +109,16 @@ describe("tenant isolation: another tenant's ids are 404 everywhere", () => {
     // Their quote through my re-market's page: still theirs.
     expect(await post({ intent: "select", quoteId: theirs.quoteId }, mine.remarketId)).toBe(404);
     expect(await post({ ...quote, quoteId: theirs.quoteId }, mine.remarketId)).toBe(404);
-    const [untouched] = await theirs.db.select({ selected: quotes.selected, premium: quotes.premium }).from(quotes).where(eq(quotes.id, theirs.quoteId));
+    const [untouched] = await theirs.db
+      .select({ selected: quotes.selected, premium: quotes.premium })
+      .from(quotes)
+      .where(eq(quotes.id, theirs.quoteId));
     expect(untouched).toEqual({ selected: false, premium: 1200 });
   });
 
   test("worklist actions, one row and in bulk", async () => {
-    const post = (form: Record<string, string>) => statusOf(remarketRoute.action as Handler, makeRequest("/remarket", { cookie: mine.cookie, form }));
+    const post = (form: Record<string, string>) =>
+      statusOf(remarketRoute.action as Handler, makeRequest("/remarket", { cookie: mine.cookie, form }));
     expect(await post({ row: `remarket:${theirs.flagId}` })).toBe(404);
     expect(await post({ row: `dismiss:${theirs.flagId}`, [`reason-${theirs.flagId}`]: "x" })).toBe(404);
     expect(await post({ row: `snooze:${theirs.flagId}`, [`until-${theirs.flagId}`]: in30Days() })).toBe(404);
@@ -99,8 +131,14 @@ describe("tenant isolation: another tenant's ids are 404 everywhere", () => {
   });
 
   test("tasks and carriers", async () => {
-    expect(await statusOf(tasksRoute.action as Handler, makeRequest("/tasks", { cookie: mine.cookie, form: { intent: "done", taskId: theirs.taskId } }))).toBe(404);
-    const carrier = (form: Record<string, string>) => statusOf(carriersRoute.action as Handler, makeRequest("/carriers", { cookie: mine.cookie, form }));
+    expect(
+      await statusOf(
+        tasksRoute.action as Handler,
+        makeRequest("/tasks", { cookie: mine.cookie, form: { intent: "done", taskId: theirs.taskId } }),
+      ),
+    ).toBe(404);
+    const carrier = (form: Record<string, string>) =>
+      statusOf(carriersRoute.action as Handler, makeRequest("/carriers", { cookie: mine.cookie, form }));
     expect(await carrier({ intent: "remove", id: theirs.tenantCarrierId })).toBe(404);
     expect(await carrier({ intent: "numbers", id: theirs.tenantCarrierId, agencyCode: "X" })).toBe(404);
     expect(await carrier({ intent: "credentials", id: theirs.tenantCarrierId, username: "u", password: "p" })).toBe(404);
@@ -113,10 +151,18 @@ describe("tenant isolation: another tenant's ids are 404 everywhere", () => {
 
   test("JSON API, both spellings", async () => {
     for (const route of [apiQoutesPolicy, apiQuotesPolicy]) {
-      const ok = await route.loader({ request: makeRequest(`/api/qoutes/policy/${mine.policyId}`, { headers: { Authorization: mine.bearer } }), params: { policyId: mine.policyId }, context: {} });
+      const ok = await route.loader({
+        request: makeRequest(`/api/qoutes/policy/${mine.policyId}`, { headers: { Authorization: mine.bearer } }),
+        params: { policyId: mine.policyId },
+        context: {},
+      });
       expect(ok.status).toBe(200);
       expect(((await ok.json()) as { data: unknown[] }).data).toHaveLength(1);
-      const other = await route.loader({ request: makeRequest(`/api/qoutes/policy/${theirs.policyId}`, { headers: { Authorization: mine.bearer } }), params: { policyId: theirs.policyId }, context: {} });
+      const other = await route.loader({
+        request: makeRequest(`/api/qoutes/policy/${theirs.policyId}`, { headers: { Authorization: mine.bearer } }),
+        params: { policyId: theirs.policyId },
+        context: {},
+      });
       expect(other.status).toBe(404);
     }
     for (const route of [apiQoutesSelection, apiQuotesSelection]) {
@@ -138,27 +184,60 @@ describe("worklist route", () => {
     const t = await tenantWithBook();
     const before = (await getRemarketAllowance(t.db, t.tenant.id)).used;
     const form = { row: `remarket:${t.flagId}`, _formToken: "resubmitted-token-0123456789" };
-    const first = await remarketRoute.action({ request: makeRequest("/remarket?carrier=Travelers", { cookie: t.cookie, form }), params: {}, context: {} });
+    const first = await remarketRoute.action({
+      request: makeRequest("/remarket?carrier=Travelers", { cookie: t.cookie, form }),
+      params: {},
+      context: {},
+    });
     expect(first).toBeInstanceOf(Response);
     expect((first as Response).headers.get("Location")).toBe("/remarket?carrier=Travelers");
-    const again = await remarketRoute.action({ request: makeRequest("/remarket?carrier=Travelers", { cookie: t.cookie, form }), params: {}, context: {} });
+    const again = await remarketRoute.action({
+      request: makeRequest("/remarket?carrier=Travelers", { cookie: t.cookie, form }),
+      params: {},
+      context: {},
+    });
     expect((again as Response).status).toBe(302);
     expect((await getRemarketAllowance(t.db, t.tenant.id)).used).toBe(before + 1);
     // A new form (new token) on the same flag is refused by the unique constraint, nothing counted.
-    const third = await statusOf(remarketRoute.action as Handler, makeRequest("/remarket", { cookie: t.cookie, form: { row: `remarket:${t.flagId}`, _formToken: "another-token-0123456789abc" } }));
+    const third = await statusOf(
+      remarketRoute.action as Handler,
+      makeRequest("/remarket", { cookie: t.cookie, form: { row: `remarket:${t.flagId}`, _formToken: "another-token-0123456789abc" } }),
+    );
     expect(third).toBe(409);
     expect((await getRemarketAllowance(t.db, t.tenant.id)).used).toBe(before + 1);
   });
 
   test("dismissing needs a reason; filters narrow the list", async () => {
     const t = await tenantWithBook();
-    const missing = await remarketRoute.action({ request: makeRequest("/remarket", { cookie: t.cookie, form: { row: `dismiss:${t.flagId}`, [`reason-${t.flagId}`]: " " } }), params: {}, context: {} });
-    expect(unwrapData<{ error: Record<string, string[]> }>(missing)).toMatchObject({ status: 400, data: { error: { [`reason-${t.flagId}`]: ["Enter a reason to dismiss."] } } });
-    const bulkMissing = await remarketRoute.action({ request: makeRequest("/remarket", { cookie: t.cookie, form: { intent: "bulk-dismiss", ids: t.flagId } }), params: {}, context: {} });
-    expect(unwrapData<{ error: Record<string, string[]> }>(bulkMissing)).toMatchObject({ status: 400, data: { error: { reason: ["Enter a reason to dismiss."] } } });
-    const loaded = await remarketRoute.loader({ request: makeRequest("/remarket?carrier=Travelers&q=other", { cookie: t.cookie }), params: {}, context: {} });
+    const missing = await remarketRoute.action({
+      request: makeRequest("/remarket", { cookie: t.cookie, form: { row: `dismiss:${t.flagId}`, [`reason-${t.flagId}`]: " " } }),
+      params: {},
+      context: {},
+    });
+    expect(unwrapData<{ error: Record<string, string[]> }>(missing)).toMatchObject({
+      status: 400,
+      data: { error: { [`reason-${t.flagId}`]: ["Enter a reason to dismiss."] } },
+    });
+    const bulkMissing = await remarketRoute.action({
+      request: makeRequest("/remarket", { cookie: t.cookie, form: { intent: "bulk-dismiss", ids: t.flagId } }),
+      params: {},
+      context: {},
+    });
+    expect(unwrapData<{ error: Record<string, string[]> }>(bulkMissing)).toMatchObject({
+      status: 400,
+      data: { error: { reason: ["Enter a reason to dismiss."] } },
+    });
+    const loaded = await remarketRoute.loader({
+      request: makeRequest("/remarket?carrier=Travelers&q=other", { cookie: t.cookie }),
+      params: {},
+      context: {},
+    });
     expect(loaded.rows.map((r) => r.customerName)).toEqual(["Other Otto"]);
-    const none = await remarketRoute.loader({ request: makeRequest("/remarket?carrier=Chubb", { cookie: t.cookie }), params: {}, context: {} });
+    const none = await remarketRoute.loader({
+      request: makeRequest("/remarket?carrier=Chubb", { cookie: t.cookie }),
+      params: {},
+      context: {},
+    });
     expect(none.rows).toEqual([]);
   });
 });
@@ -168,20 +247,39 @@ describe("refused forms answer on their fields and keep the input", () => {
 
   test("a quote without a premium or carrier: messages by field, the typed notes kept", async () => {
     const t = await tenantWithBook();
-    const post = (form: Record<string, string>) => quoteRoute.action({ request: makeRequest(`/quotes/${t.remarketId}`, { cookie: t.cookie, form }), params: { remarketId: t.remarketId }, context: {} });
-    const refused = unwrapData<Reply>(await post({ intent: "save", carrierId: "", carrierName: "", premium: "", effectiveDate: in30Days(), coverageNotes: "Higher deductible" }));
+    const post = (form: Record<string, string>) =>
+      quoteRoute.action({
+        request: makeRequest(`/quotes/${t.remarketId}`, { cookie: t.cookie, form }),
+        params: { remarketId: t.remarketId },
+        context: {},
+      });
+    const refused = unwrapData<Reply>(
+      await post({
+        intent: "save",
+        carrierId: "",
+        carrierName: "",
+        premium: "",
+        effectiveDate: in30Days(),
+        coverageNotes: "Higher deductible",
+      }),
+    );
     expect(refused.status).toBe(400);
     expect(refused.data.error).toEqual({ carrierId: ["Choose a carrier or type its name."], premium: ["Enter the quoted premium."] });
     expect(refused.data.initialValue).toMatchObject({ coverageNotes: "Higher deductible", effectiveDate: in30Days() });
     // A carrier id that is not in the catalogue: the service's message, on the carrier field.
-    const unknownCarrier = unwrapData<Reply>(await post({ intent: "save", carrierId: crypto.randomUUID(), premium: "900", effectiveDate: in30Days() }));
+    const unknownCarrier = unwrapData<Reply>(
+      await post({ intent: "save", carrierId: crypto.randomUUID(), premium: "900", effectiveDate: in30Days() }),
+    );
     expect(unknownCarrier).toMatchObject({ status: 400, data: { error: { carrierId: ["Choose a carrier from the list."] } } });
   });
 
   test("carrier credentials without a username: the message on it, the password not sent back", async () => {
     const t = await tenantWithBook();
     const result = await carriersRoute.action({
-      request: makeRequest("/carriers", { cookie: t.cookie, form: { intent: "credentials", id: t.tenantCarrierId, username: " ", password: "s3cret-portal" } }),
+      request: makeRequest("/carriers", {
+        cookie: t.cookie,
+        form: { intent: "credentials", id: t.tenantCarrierId, username: " ", password: "s3cret-portal" },
+      }),
       params: {},
       context: {},
     });
@@ -189,15 +287,38 @@ describe("refused forms answer on their fields and keep the input", () => {
     expect(refused).toMatchObject({ status: 400, data: { error: { username: ["Enter the portal username."] } } });
     expect(refused.data.initialValue).toMatchObject({ id: t.tenantCarrierId, intent: "credentials" });
     expect(JSON.stringify(refused.data)).not.toContain("s3cret-portal");
-    const tooLong = unwrapData<Reply>(await carriersRoute.action({ request: makeRequest("/carriers", { cookie: t.cookie, form: { intent: "numbers", id: t.tenantCarrierId, agencyCode: "A".repeat(41), producerCode: "P-7" } }), params: {}, context: {} }));
-    expect(tooLong).toMatchObject({ status: 400, data: { error: { agencyCode: ["Keep codes under 40 characters."] }, initialValue: { producerCode: "P-7" } } });
+    const tooLong = unwrapData<Reply>(
+      await carriersRoute.action({
+        request: makeRequest("/carriers", {
+          cookie: t.cookie,
+          form: { intent: "numbers", id: t.tenantCarrierId, agencyCode: "A".repeat(41), producerCode: "P-7" },
+        }),
+        params: {},
+        context: {},
+      }),
+    );
+    expect(tooLong).toMatchObject({
+      status: 400,
+      data: { error: { agencyCode: ["Keep codes under 40 characters."] }, initialValue: { producerCode: "P-7" } },
+    });
   });
 
   test("the worklist toolbar without a selection says so; a row button naming no renewal is a 404", async () => {
     const t = await tenantWithBook();
-    const post = (form: Record<string, string>) => statusOf(remarketRoute.action as Handler, makeRequest("/remarket", { cookie: t.cookie, form }));
-    const none = await remarketRoute.action({ request: makeRequest("/remarket", { cookie: t.cookie, form: { intent: "bulk-snooze", until: "2000-01-01" } }), params: {}, context: {} });
-    expect(unwrapData<Reply>(none)).toMatchObject({ status: 400, data: { error: { ids: ["Select at least one renewal."], until: ["Choose a date after today."] }, initialValue: { until: "2000-01-01" } } });
+    const post = (form: Record<string, string>) =>
+      statusOf(remarketRoute.action as Handler, makeRequest("/remarket", { cookie: t.cookie, form }));
+    const none = await remarketRoute.action({
+      request: makeRequest("/remarket", { cookie: t.cookie, form: { intent: "bulk-snooze", until: "2000-01-01" } }),
+      params: {},
+      context: {},
+    });
+    expect(unwrapData<Reply>(none)).toMatchObject({
+      status: 400,
+      data: {
+        error: { ids: ["Select at least one renewal."], until: ["Choose a date after today."] },
+        initialValue: { until: "2000-01-01" },
+      },
+    });
     expect(await post({ row: "remarket:not-a-flag" })).toBe(404);
   });
 });

@@ -49,14 +49,21 @@ type Me = ScopedTenant<Seed>;
 type Loader = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => Promise<unknown>;
 
 /** What a loader answered: its data (plain, `data()`-wrapped or JSON), whatever the route returns. */
-async function load<T = Record<string, unknown>>(loader: unknown, me: Me, path: string, params: Record<string, string> = {}, api = false): Promise<T> {
+async function load<T = Record<string, unknown>>(
+  loader: unknown,
+  me: Me,
+  path: string,
+  params: Record<string, string> = {},
+  api = false,
+): Promise<T> {
   const request = makeRequest(path, api ? { headers: { Authorization: me.seed.bearer } } : { cookie: me.seed.cookie });
   const result = await (loader as Loader)({ request, params, context: {} });
   if (result instanceof Response) {
     if (!result.ok) throw new Error(`${path} answered ${result.status}`);
     return (result.headers.get("Content-Type")?.includes("json") ? await result.json() : await result.text()) as T;
   }
-  if (result && typeof result === "object" && "type" in result && result.type === "DataWithResponseInit") return (result as unknown as { data: T }).data;
+  if (result && typeof result === "object" && "type" in result && result.type === "DataWithResponseInit")
+    return (result as unknown as { data: T }).data;
   return result as T;
 }
 
@@ -71,17 +78,36 @@ describe("every list page and /api list answers the signed-in tenant only", () =
       await selectQuote(t.ctx, book.quoteIds[0]);
       const fileIds: string[] = [];
       for (let i = 0; i <= t.index; i++) {
-        fileIds.push((await createUploadedFile(t.ctx, { name: `scope-${t.tag}-${i}.csv`, extension: "csv", size: 10, domain: "policies", storageKey: newStorageKey(t.tenant.id, "csv") })).id);
+        fileIds.push(
+          (
+            await createUploadedFile(t.ctx, {
+              name: `scope-${t.tag}-${i}.csv`,
+              extension: "csv",
+              size: 10,
+              domain: "policies",
+              storageKey: newStorageKey(t.tenant.id, "csv"),
+            })
+          ).id,
+        );
       }
       const notificationIds: string[] = [];
-      for (let i = 0; i <= t.index; i++) notificationIds.push(await notify(t.db, { tenantId: t.tenant.id, kind: "test", title: `Scope ${t.tag} ${i}` }));
+      for (let i = 0; i <= t.index; i++)
+        notificationIds.push(await notify(t.db, { tenantId: t.tenant.id, kind: "test", title: `Scope ${t.tag} ${i}` }));
       const tenantCarrierIds: string[] = [];
-      for (const carrier of (await listCatalogue(t.ctx, {})).slice(0, 1 + t.index)) tenantCarrierIds.push((await addTenantCarrier(t.ctx, carrier.id)).id);
+      for (const carrier of (await listCatalogue(t.ctx, {})).slice(0, 1 + t.index))
+        tenantCarrierIds.push((await addTenantCarrier(t.ctx, carrier.id)).id);
       const added = await t.db
         .insert(connections)
-        .values(Array.from({ length: 1 + t.index }, (_, i) => ({ tenantId: t.tenant.id, integrationId: "csv" as const, name: `Scope ${t.tag} ${i}` })))
+        .values(
+          Array.from({ length: 1 + t.index }, (_, i) => ({
+            tenantId: t.tenant.id,
+            integrationId: "csv" as const,
+            name: `Scope ${t.tag} ${i}`,
+          })),
+        )
         .returning({ id: connections.id });
-      for (let i = 0; i <= t.index; i++) await logBulkAction(t.ctx, { action: "snooze", requested: 1, succeeded: 1, failures: [], details: `Until ${t.tag}` });
+      for (let i = 0; i <= t.index; i++)
+        await logBulkAction(t.ctx, { action: "snooze", requested: 1, succeeded: 1, failures: [], details: `Until ${t.tag}` });
       const bulk = await t.db.select({ id: bulkActions.id }).from(bulkActions).where(eq(bulkActions.tenantId, t.tenant.id));
       const memberIds = [t.user.id];
       for (let i = 0; i <= t.index; i++) memberIds.push((await addTestUser(t.tenant.id)).user.id);
@@ -103,8 +129,19 @@ describe("every list page and /api list answers the signed-in tenant only", () =
     await expectTenantScoped(
       pair,
       async (me) => ({
-        list: await load<{ rows: unknown[]; total: number; counts: { total: number }; recent: unknown[]; options: { producers: string[] } }>(customersRoute.loader, me, "/customers"),
-        detail: await load<{ policies: unknown[]; remarkets: unknown[] }>(customerRoute.loader, me, `/customers/${me.seed.customerIds[0]}`, { id: me.seed.customerIds[0] }),
+        list: await load<{
+          rows: unknown[];
+          total: number;
+          counts: { total: number };
+          recent: unknown[];
+          options: { producers: string[] };
+        }>(customersRoute.loader, me, "/customers"),
+        detail: await load<{ policies: unknown[]; remarkets: unknown[] }>(
+          customerRoute.loader,
+          me,
+          `/customers/${me.seed.customerIds[0]}`,
+          { id: me.seed.customerIds[0] },
+        ),
       }),
       ({ list, detail }) => ({
         rows: idsOf(list.rows),
@@ -139,7 +176,13 @@ describe("every list page and /api list answers the signed-in tenant only", () =
       pair,
       async (me) => ({
         page: await load<{ rows: unknown[]; total: number }>(quotesRoute.loader, me, "/quotes?status=all"),
-        api: await load<{ data: unknown[] }>(quotesApi.loader, me, `/api/qoutes/policy/${me.seed.policyIds[0]}`, { policyId: me.seed.policyIds[0] }, true),
+        api: await load<{ data: unknown[] }>(
+          quotesApi.loader,
+          me,
+          `/api/qoutes/policy/${me.seed.policyIds[0]}`,
+          { policyId: me.seed.policyIds[0] },
+          true,
+        ),
       }),
       (r) => ({ rows: idsOf(r.page.rows), total: r.page.total, quotes: idsOf(r.api.data) }),
       (me) => ({ rows: sorted(me.seed.remarketIds), total: me.seed.remarketIds.length, quotes: [me.seed.quoteIds[0]] }),
@@ -221,7 +264,13 @@ describe("every list page and /api list answers the signed-in tenant only", () =
     await expectTenantScoped(
       pair,
       async (me) => ({
-        usage: await load<{ data: { remarketQuota: { currentYearUsage: number } } }>(remarketUsageApi.loader, me, "/api/billing-subscription/remarket-usage", {}, true),
+        usage: await load<{ data: { remarketQuota: { currentYearUsage: number } } }>(
+          remarketUsageApi.loader,
+          me,
+          "/api/billing-subscription/remarket-usage",
+          {},
+          true,
+        ),
         monthly: await load<{ data: { total: number } }>(monthlyUsageApi.loader, me, "/api/billing-subscription/monthly-usage", {}, true),
       }),
       (r) => ({ used: r.usage.data.remarketQuota.currentYearUsage, monthly: r.monthly.data.total }),
@@ -233,18 +282,42 @@ describe("every list page and /api list answers the signed-in tenant only", () =
     await expectTenantScoped(
       pair,
       (me) =>
-        load<{ list: { rows: unknown[]; total: number }; summary: { renewals: number }[]; run: { evaluated: number } | null }>(forecastRoute.loader, me, "/forecast"),
-      (r) => ({ rows: idsOf(r.list.rows, "policyId"), total: r.list.total, renewals: r.summary.reduce((n, m) => n + m.renewals, 0), evaluated: r.run?.evaluated }),
-      (me) => ({ rows: sorted(me.seed.policyIds), total: me.seed.policyIds.length, renewals: me.seed.policyIds.length, evaluated: me.seed.policyIds.length }),
+        load<{ list: { rows: unknown[]; total: number }; summary: { renewals: number }[]; run: { evaluated: number } | null }>(
+          forecastRoute.loader,
+          me,
+          "/forecast",
+        ),
+      (r) => ({
+        rows: idsOf(r.list.rows, "policyId"),
+        total: r.list.total,
+        renewals: r.summary.reduce((n, m) => n + m.renewals, 0),
+        evaluated: r.run?.evaluated,
+      }),
+      (me) => ({
+        rows: sorted(me.seed.policyIds),
+        total: me.seed.policyIds.length,
+        renewals: me.seed.policyIds.length,
+        evaluated: me.seed.policyIds.length,
+      }),
     );
   });
 
   test("dashboard: /", async () => {
     await expectTenantScoped(
       pair,
-      (me) => load<{ forecast: { open: number; dueSoon: number }; quota: { used: number }; connections: { total: number } }>(dashboardRoute.loader, me, "/"),
+      (me) =>
+        load<{ forecast: { open: number; dueSoon: number }; quota: { used: number }; connections: { total: number } }>(
+          dashboardRoute.loader,
+          me,
+          "/",
+        ),
       (r) => ({ open: r.forecast.open, dueSoon: r.forecast.dueSoon, used: r.quota.used, connections: r.connections.total }),
-      (me) => ({ open: me.seed.openFlagIds.length, dueSoon: me.seed.openFlagIds.length, used: me.seed.remarketIds.length, connections: me.seed.connectionIds.length }),
+      (me) => ({
+        open: me.seed.openFlagIds.length,
+        dueSoon: me.seed.openFlagIds.length,
+        used: me.seed.remarketIds.length,
+        connections: me.seed.connectionIds.length,
+      }),
     );
   });
 

@@ -16,7 +16,11 @@ const STATUS_TONES = {
 export function SubscriptionCard({ overview }: { overview: BillingOverview }) {
   const card = overview.paymentMethods[0];
   return (
-    <section aria-labelledby="subscription-title" className="space-y-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800" data-testid="subscription-card">
+    <section
+      aria-labelledby="subscription-title"
+      className="space-y-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+      data-testid="subscription-card"
+    >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="subscription-title" className="text-lg font-semibold">
           Subscription

@@ -15,7 +15,8 @@ export function UsageMeter({ used, quota, quotaYear }: { used: number; quota: nu
     <div className="space-y-2" data-testid="usage-meter">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm" data-testid="usage-text">
-          <strong>{formatNumber(used)}</strong> of {formatNumber(quota)} re-markets used in {quotaYear} ({formatNumber(percent, percent % 1 ? 1 : 0)} %)
+          <strong>{formatNumber(used)}</strong> of {formatNumber(quota)} re-markets used in {quotaYear} (
+          {formatNumber(percent, percent % 1 ? 1 : 0)} %)
         </p>
         {level === "error" ? (
           <AlertPill tone="error">Quota used up</AlertPill>

@@ -11,7 +11,9 @@ const tones = {
 /** Seed §2 alert pill; the text always says what the colour says. */
 export function AlertPill({ tone, children, className }: { tone: keyof typeof tones; children: ReactNode; className?: string }) {
   return (
-    <span className={cn("inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset", tones[tone], className)}>
+    <span
+      className={cn("inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset", tones[tone], className)}
+    >
       {children}
     </span>
   );

@@ -18,25 +18,14 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
 }
 
 /** A labelled text input with its error messages (seed §2 text input). */
-export function Field({
-  label,
-  errors,
-  hint,
-  className,
-  ...input
-}: FieldShell & InputHTMLAttributes<HTMLInputElement> & { id: string }) {
+export function Field({ label, errors, hint, className, ...input }: FieldShell & InputHTMLAttributes<HTMLInputElement> & { id: string }) {
   const errorId = errors?.length ? `${input.id}-error` : undefined;
   return (
     <div className={className}>
       <label htmlFor={input.id} className="block text-sm font-medium text-slate-700 dark:text-slate-200">
         {label}
       </label>
-      <input
-        {...input}
-        className={cn(control, "mt-1")}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={errorId}
-      />
+      <input {...input} className={cn(control, "mt-1")} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} />
       {hint ? <div className="mt-1 text-xs text-slate-500">{hint}</div> : null}
       <ErrorList id={errorId} errors={errors} />
     </div>
@@ -54,20 +43,14 @@ export function SelectField({
   options,
   defaultOption,
   ...select
-}: FieldShell &
-  SelectHTMLAttributes<HTMLSelectElement> & { id: string; options: Option[]; defaultOption?: string }) {
+}: FieldShell & SelectHTMLAttributes<HTMLSelectElement> & { id: string; options: Option[]; defaultOption?: string }) {
   const errorId = errors?.length ? `${select.id}-error` : undefined;
   return (
     <div className={className}>
       <label htmlFor={select.id} className="block text-sm font-medium text-slate-700 dark:text-slate-200">
         {label}
       </label>
-      <select
-        {...select}
-        className={cn(control, "mt-1")}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={errorId}
-      >
+      <select {...select} className={cn(control, "mt-1")} aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
         {defaultOption !== undefined ? <option value="">{defaultOption}</option> : null}
         {options.map((o) => (
           <option key={o.value} value={o.value}>

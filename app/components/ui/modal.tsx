@@ -3,17 +3,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 /**
  * Seed §2 modal with a close button, on a real <dialog>: focus is trapped and Escape closes it.
  */
-export function Modal({
-  open,
-  title,
-  onClose,
-  children,
-}: {
-  open: boolean;
-  title: string;
-  onClose: () => void;
-  children: ReactNode;
-}) {
+export function Modal({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;

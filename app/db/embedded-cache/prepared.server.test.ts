@@ -9,7 +9,10 @@ import { embeddedPrepared } from "./prepared.server";
 import { copyRows } from "./read-cache.server";
 
 const byName = (db: Parameters<Parameters<typeof embeddedPrepared>[0]["statement"]>[0]) =>
-  db.select({ name: tenants.name }).from(tenants).where(sql`${tenants.id}::text = ${sql.placeholder("id")}`);
+  db
+    .select({ name: tenants.name })
+    .from(tenants)
+    .where(sql`${tenants.id}::text = ${sql.placeholder("id")}`);
 
 const tenantName = embeddedPrepared<{ name: string }>({
   name: "test_tenant_name_v1",

@@ -40,7 +40,8 @@ export function embeddedPrepared<Row>(options: {
   async function prepare(db: Db, client: EmbeddedClient) {
     const { sql: text } = options.statement(db).toSQL();
     const references = new Set(text.match(/\$\d+/g));
-    if (references.size !== 1 || !references.has("$1")) throw new Error(`${options.name}: the statement must take exactly one parameter ($1)`);
+    if (references.size !== 1 || !references.has("$1"))
+      throw new Error(`${options.name}: the statement must take exactly one parameter ($1)`);
     try {
       await client.exec(`PREPARE ${options.name} (${options.paramType}) AS ${text}`);
     } catch (error) {

@@ -61,7 +61,10 @@ function isSync(message: Uint8Array) {
  * protocol entry point): call after the client has run something, such as the migrations.
  */
 export function assertClockRuns(clock: StatementClock) {
-  if (clock.count === 0) throw new Error("PGlite ran statements the statement clock did not see: cached reads would go stale (see app/db/embedded-cache/statement-clock.server.ts)");
+  if (clock.count === 0)
+    throw new Error(
+      "PGlite ran statements the statement clock did not see: cached reads would go stale (see app/db/embedded-cache/statement-clock.server.ts)",
+    );
 }
 
 /** Start counting the statements `client` runs. Call once, right after opening it. */

@@ -1,15 +1,4 @@
-import {
-  boolean,
-  date,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants, users } from "./identity";
 
 const tz = (name: string) => timestamp(name, { withTimezone: true });
@@ -62,7 +51,10 @@ export const billingPaymentMethods = pgTable(
     syncedAt: tz("synced_at").notNull(),
     createdAt: tz("created_at").notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("billing_payment_methods_provider_unique").on(t.providerId), index("billing_payment_methods_tenant_idx").on(t.tenantId)],
+  (t) => [
+    uniqueIndex("billing_payment_methods_provider_unique").on(t.providerId),
+    index("billing_payment_methods_tenant_idx").on(t.tenantId),
+  ],
 );
 
 /** Seed §3 currentYearUsage: one counter per tenant and quota year (calendar year in the tenant's time zone). */

@@ -1,16 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  date,
-  index,
-  integer,
-  numeric,
-  pgTable,
-  text,
-  timestamp,
-  unique,
-  uniqueIndex,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { date, index, integer, numeric, pgTable, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./identity";
 
 // The agency's book of business: what imports write and what the forecast and re-marketing read.
@@ -42,7 +31,9 @@ export const customers = pgTable(
      * connections (an AMS and a CRM) may both have a client 1001 (docs/decisions/009-customer-source-keys.md).
      */
     sourceKey: text("source_key").notNull(),
-    customerType: text("customer_type", { enum: ["personal", "commercial"] }).notNull().default("personal"),
+    customerType: text("customer_type", { enum: ["personal", "commercial"] })
+      .notNull()
+      .default("personal"),
     firstName: text("first_name"),
     lastName: text("last_name"),
     businessName: text("business_name"),

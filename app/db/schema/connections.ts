@@ -112,7 +112,9 @@ export const importRuns = pgTable(
     connectionId: uuid("connection_id")
       .notNull()
       .references(() => connections.id, { onDelete: "cascade" }),
-    trigger: text("trigger", { enum: ["manual", "schedule"] }).notNull().default("manual"),
+    trigger: text("trigger", { enum: ["manual", "schedule"] })
+      .notNull()
+      .default("manual"),
     status: text("status", { enum: IMPORT_RUN_STATUSES }).notNull().default("queued"),
     rowsTotal: integer("rows_total"),
     rowsRead: integer("rows_read").notNull().default(0),
@@ -135,7 +137,9 @@ export const importRuns = pgTable(
   (t) => [
     index("import_runs_connection_idx").on(t.tenantId, t.connectionId, t.createdAt),
     // At most one unfinished import per connection.
-    uniqueIndex("import_runs_one_active").on(t.connectionId).where(sql`${t.status} in ('queued', 'running')`),
+    uniqueIndex("import_runs_one_active")
+      .on(t.connectionId)
+      .where(sql`${t.status} in ('queued', 'running')`),
   ],
 );
 

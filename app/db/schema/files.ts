@@ -38,10 +38,7 @@ export const files = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index("files_tenant_created_idx").on(t.tenantId, t.createdAt),
-    index("files_tenant_name_idx").on(t.tenantId, t.name),
-  ],
+  (t) => [index("files_tenant_created_idx").on(t.tenantId, t.createdAt), index("files_tenant_name_idx").on(t.tenantId, t.name)],
 );
 
 /** Every status transition with its time (the file's history). */
@@ -85,12 +82,8 @@ export const fileDomainConfigs = pgTable(
     delimiter: text("delimiter", { enum: DELIMITERS }).notNull().default("auto"),
     /** 1-based row holding the column names; rows above it are skipped. 0: no header row. */
     headerRow: integer("header_row").notNull().default(1),
-    dateFormat: text("date_format", { enum: DATE_FORMATS })
-      .notNull()
-      .default("auto"),
-    encoding: text("encoding", { enum: ENCODINGS })
-      .notNull()
-      .default("auto"),
+    dateFormat: text("date_format", { enum: DATE_FORMATS }).notNull().default("auto"),
+    encoding: text("encoding", { enum: ENCODINGS }).notNull().default("auto"),
     updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

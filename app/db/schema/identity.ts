@@ -1,15 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
@@ -31,15 +21,14 @@ export const users = pgTable(
       .references(() => tenants.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
     name: text("name").notNull(),
-    role: text("role", { enum: ["admin", "staff"] }).notNull().default("staff"),
+    role: text("role", { enum: ["admin", "staff"] })
+      .notNull()
+      .default("staff"),
     passwordHash: text("password_hash"),
     emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
-    index("users_tenant_idx").on(t.tenantId),
-  ],
+  (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`), index("users_tenant_idx").on(t.tenantId)],
 );
 
 /** Server-side session rows: the signed cookie holds only the id; revoking a row signs that browser out. */
@@ -102,7 +91,9 @@ export const invitations = pgTable(
       .notNull()
       .references(() => tenants.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
-    role: text("role", { enum: ["admin", "staff"] }).notNull().default("staff"),
+    role: text("role", { enum: ["admin", "staff"] })
+      .notNull()
+      .default("staff"),
     tokenHash: text("token_hash").notNull().unique(),
     invitedBy: uuid("invited_by").references(() => users.id, { onDelete: "set null" }),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),

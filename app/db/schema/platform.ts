@@ -1,15 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { tenants, users } from "./identity";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -29,9 +19,7 @@ export const idempotencyKeys = pgTable("idempotency_keys", {
   createdAt: createdAt(),
 });
 
-export type StoredOutcome =
-  | { kind: "redirect"; status: number; location: string }
-  | { kind: "json"; status: number; body: unknown };
+export type StoredOutcome = { kind: "redirect"; status: number; location: string } | { kind: "json"; status: number; body: unknown };
 
 export const featureFlagOverrides = pgTable(
   "feature_flag_overrides",
@@ -95,7 +83,9 @@ export const jobs = pgTable(
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
   (t) => [
-    index("jobs_ready_idx").on(t.runAt).where(sql`${t.status} in ('queued', 'running')`),
+    index("jobs_ready_idx")
+      .on(t.runAt)
+      .where(sql`${t.status} in ('queued', 'running')`),
     index("jobs_tenant_idx").on(t.tenantId, t.type),
   ],
 );

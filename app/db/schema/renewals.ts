@@ -120,10 +120,7 @@ export const renewalForecasts = pgTable(
     eligible: boolean("eligible").notNull().default(false),
     why: jsonb("why").$type<FlagWhy>(),
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.policyId] }),
-    index("renewal_forecasts_expiration_idx").on(t.tenantId, t.expirationDate),
-  ],
+  (t) => [primaryKey({ columns: [t.tenantId, t.policyId] }), index("renewal_forecasts_expiration_idx").on(t.tenantId, t.expirationDate)],
 );
 
 export const FLAG_STATUSES = ["open", "remarketed", "dismissed", "snoozed"] as const;
@@ -231,7 +228,9 @@ export const remarkets = pgTable(
     /** The renewal premium we compare quotes with (the offer, or our prediction at the time). */
     baselinePremium: money("baseline_premium"),
     incumbentCarrierName: text("incumbent_carrier_name").notNull(),
-    status: text("status", { enum: ["open", "closed"] }).notNull().default("open"),
+    status: text("status", { enum: ["open", "closed"] })
+      .notNull()
+      .default("open"),
     outcome: text("outcome", { enum: REMARKET_OUTCOMES }),
     selectedQuoteId: uuid("selected_quote_id"),
     boundPremium: money("bound_premium"),
@@ -287,12 +286,16 @@ export const tasks = pgTable(
     activityCode: text("activity_code"),
     workGroup: text("work_group"),
     dueDate: date("due_date", { mode: "string" }).notNull(),
-    status: text("status", { enum: ["open", "done"] }).notNull().default("open"),
+    status: text("status", { enum: ["open", "done"] })
+      .notNull()
+      .default("open"),
     /**
      * none: no connector to write to (CSV export instead); queued: the write-back job is on its
      * way; done: in the AMS/CRM (writebackExternalId); failed: gave up (writebackError); skipped: legacy.
      */
-    writeback: text("writeback", { enum: ["none", "queued", "done", "failed", "skipped"] }).notNull().default("none"),
+    writeback: text("writeback", { enum: ["none", "queued", "done", "failed", "skipped"] })
+      .notNull()
+      .default("none"),
     writebackExternalId: text("writeback_external_id"),
     writebackError: text("writeback_error"),
     writebackAt: timestamp("writeback_at", { withTimezone: true }),
@@ -319,7 +322,10 @@ export const bulkActions = pgTable(
     action: text("action", { enum: ["remarket", "dismiss", "snooze"] }).notNull(),
     requested: integer("requested").notNull(),
     succeeded: integer("succeeded").notNull(),
-    failures: jsonb("failures").$type<BulkFailure[]>().notNull().default(sql`'[]'::jsonb`),
+    failures: jsonb("failures")
+      .$type<BulkFailure[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     details: text("details"),
     createdAt: createdAt(),
   },

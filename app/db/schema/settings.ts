@@ -13,7 +13,9 @@ export const forecastPreferences = pgTable(
       .references(() => tenants.id, { onDelete: "cascade" }),
     forecastObjectId: text("forecast_object_id").notNull(),
     /** Seed §5 period code: '6m' or 'yr'. */
-    window: text("window", { enum: ["6m", "yr"] }).notNull().default("yr"),
+    window: text("window", { enum: ["6m", "yr"] })
+      .notNull()
+      .default("yr"),
     thresholdPct: numeric("threshold_pct", { precision: 6, scale: 2, mode: "number" }).notNull().default(10),
     thresholdAmount: numeric("threshold_amount", { precision: 12, scale: 2, mode: "number" }),
     actDaysBeforeExpiration: integer("act_days_before_expiration").notNull().default(60),
@@ -35,7 +37,9 @@ export const taskCreationSettings = pgTable("task_creation_settings", {
     .references(() => tenants.id, { onDelete: "cascade" }),
   connectionId: uuid("connection_id"),
   enabled: boolean("enabled").notNull().default(true),
-  assigneeRule: text("assignee_rule", { enum: ["producer", "csr", "fixed"] }).notNull().default("producer"),
+  assigneeRule: text("assignee_rule", { enum: ["producer", "csr", "fixed"] })
+    .notNull()
+    .default("producer"),
   fixedEmployeeAccountId: uuid("fixed_employee_account_id"),
   activityCode: text("activity_code"),
   workGroup: text("work_group"),

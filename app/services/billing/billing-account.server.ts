@@ -143,7 +143,13 @@ export async function applySubscriptionSnapshot(tx: DbOrTx, tenantId: string, sn
 }
 
 /** Mark the live subscription past due (a failed invoice) or paid again, if no newer state is stored. */
-export async function applyInvoiceOutcome(tx: DbOrTx, tenantId: string, outcome: "paid" | "failed", subscriptionId: string | null, at: Date): Promise<ApplyOutcome> {
+export async function applyInvoiceOutcome(
+  tx: DbOrTx,
+  tenantId: string,
+  outcome: "paid" | "failed",
+  subscriptionId: string | null,
+  at: Date,
+): Promise<ApplyOutcome> {
   const state = await readBillingState(tx, tenantId, { forUpdate: true });
   const sub = state?.subscription;
   if (!state || !sub || (subscriptionId && sub.id !== subscriptionId)) return "ignored";
@@ -174,7 +180,13 @@ export type PaymentMethodSnapshot = {
  * Record a card attached to (or detached from) the tenant as of `at`, in one statement that
  * never lets an older report overwrite a newer one; then refresh has_payment_method.
  */
-export async function applyPaymentMethod(tx: DbOrTx, tenantId: string, pm: PaymentMethodSnapshot, attached: boolean, at: Date): Promise<ApplyOutcome> {
+export async function applyPaymentMethod(
+  tx: DbOrTx,
+  tenantId: string,
+  pm: PaymentMethodSnapshot,
+  attached: boolean,
+  at: Date,
+): Promise<ApplyOutcome> {
   const values = { ...pm, detachedAt: attached ? null : at, syncedAt: at };
   const written = await tx
     .insert(billingPaymentMethods)

@@ -19,7 +19,10 @@ describe("trial reminders (recurring job)", () => {
     const tenant = await createTenant(db, { name: "Reminder Agency" }, created);
     const scope = { tenantId: tenant.id };
     const kinds = async () =>
-      (await db.select({ kind: notifications.kind, title: notifications.title }).from(notifications).where(and(eq(notifications.tenantId, tenant.id), eq(notifications.kind, "billing.trial_ending"))));
+      await db
+        .select({ kind: notifications.kind, title: notifications.title })
+        .from(notifications)
+        .where(and(eq(notifications.tenantId, tenant.id), eq(notifications.kind, "billing.trial_ending")));
 
     await runTrialReminders(db, new Date(created.getTime() + 10 * DAY), scope); // 4 days left
     expect(await kinds()).toHaveLength(0);
@@ -28,7 +31,10 @@ describe("trial reminders (recurring job)", () => {
     expect(await kinds()).toEqual([{ kind: "billing.trial_ending", title: "Your free trial ends in 3 days" }]);
 
     await runTrialReminders(db, new Date(created.getTime() + 15 * DAY), scope);
-    const [account] = await db.select({ over: billingAccounts.trialPeriodOver }).from(billingAccounts).where(eq(billingAccounts.tenantId, tenant.id));
+    const [account] = await db
+      .select({ over: billingAccounts.trialPeriodOver })
+      .from(billingAccounts)
+      .where(eq(billingAccounts.tenantId, tenant.id));
     expect(account.over).toBe(true);
   });
 
@@ -37,7 +43,10 @@ describe("trial reminders (recurring job)", () => {
     const created = new Date("2031-05-01T12:00:00Z");
     const tenant = await createTenant(db, { name: "Boundary Agency" }, created);
     const scope = { tenantId: tenant.id };
-    const [{ trialEndsAt }] = await db.select({ trialEndsAt: billingAccounts.trialEndsAt }).from(billingAccounts).where(eq(billingAccounts.tenantId, tenant.id));
+    const [{ trialEndsAt }] = await db
+      .select({ trialEndsAt: billingAccounts.trialEndsAt })
+      .from(billingAccounts)
+      .where(eq(billingAccounts.tenantId, tenant.id));
     const before = (ms: number) => new Date(trialEndsAt.getTime() - ms);
     expect(await runTrialReminders(db, before(3 * DAY + 60_000), scope)).toEqual({ reminded: 0, lapsed: 0 });
     expect(await runTrialReminders(db, before(3 * DAY), scope)).toEqual({ reminded: 1, lapsed: 0 });

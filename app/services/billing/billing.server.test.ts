@@ -25,20 +25,32 @@ describe("local mode (no STRIPE_SECRET_KEY)", () => {
   test("a new tenant is on the trial; a plan change applies at once and is audited", async () => {
     const { ctx, db } = await createTestTenant();
     const before = await getBillingOverview(ctx);
-    expect(before).toMatchObject({ mode: "local", planName: "Trial", statusLabel: "Trial", trialDaysLeft: 14, hasPaymentMethod: false, paid: true });
+    expect(before).toMatchObject({
+      mode: "local",
+      planName: "Trial",
+      statusLabel: "Trial",
+      trialDaysLeft: 14,
+      hasPaymentMethod: false,
+      paid: true,
+    });
     expect(await changePlan(ctx, "agency")).toEqual({ kind: "applied", message: "You are now on the Agency plan." });
     const after = await getBillingOverview(ctx);
     expect(after).toMatchObject({ planName: "Agency", statusLabel: "Active", trialDaysLeft: null, trialPeriodOver: true });
     expect(after.renewsOn).toBeTruthy();
     expect((await getRemarketAllowance(db, ctx.tenantId)).quota).toBe(2_400);
-    const audit = await db.select({ action: auditEvents.action, details: auditEvents.details }).from(auditEvents).where(eq(auditEvents.tenantId, ctx.tenantId));
+    const audit = await db
+      .select({ action: auditEvents.action, details: auditEvents.details })
+      .from(auditEvents)
+      .where(eq(auditEvents.tenantId, ctx.tenantId));
     expect(audit).toEqual([{ action: "billing.plan_changed", details: { from: "trial", to: "agency", mode: "local" } }]);
   });
 
   test("payment method and portal explain that payments are not configured; staff users cannot change billing", async () => {
     const { ctx } = await createTestTenant();
     await expect(startAddPaymentMethod(ctx)).rejects.toThrow(/Payments are not configured/);
-    await expect(openBillingPortal(ctx)).rejects.toThrow("The billing portal is not available because payments are not configured on this server.");
+    await expect(openBillingPortal(ctx)).rejects.toThrow(
+      "The billing portal is not available because payments are not configured on this server.",
+    );
     const staff = await createTestTenant({ role: "staff" });
     await expect(changePlan(staff.ctx, "growth")).rejects.toSatisfy((e) => isServiceError(e) && e.status === 403);
   });
@@ -83,7 +95,9 @@ describe("Stripe mode, SDK pointed at the stand-in", () => {
     const existing = `cus_existing_${ctx.tenantId.slice(0, 8)}`;
     standIn.addCustomer({ id: existing, email: user.email, name: "Test Admin", metadata: { tenantId: ctx.tenantId } });
     expect(await ensureStripeCustomer(ctx)).toBe(existing);
-    expect(standIn.requests.some((r) => r.method === "POST" && r.path === "/v1/customers" && r.body.get("email") === user.email)).toBe(false);
+    expect(standIn.requests.some((r) => r.method === "POST" && r.path === "/v1/customers" && r.body.get("email") === user.email)).toBe(
+      false,
+    );
   });
 
   test("billing portal for the tenant's own customer only", async () => {
@@ -109,7 +123,12 @@ describe("Stripe mode, SDK pointed at the stand-in", () => {
       items: { object: "list", data: [{ id: "si_switch", price: { id: "price_growth" }, current_period_end: 1_900_000_000 }] },
     });
     await db.transaction((tx) =>
-      applySubscriptionSnapshot(tx, ctx.tenantId, { id: "sub_switch_1", status: "active", plan: "growth", currentPeriodEnd: null, trialEnd: null }, new Date(Date.now() - 60_000)),
+      applySubscriptionSnapshot(
+        tx,
+        ctx.tenantId,
+        { id: "sub_switch_1", status: "active", plan: "growth", currentPeriodEnd: null, trialEnd: null },
+        new Date(Date.now() - 60_000),
+      ),
     );
     expect(await changePlan(ctx, "agency")).toEqual({ kind: "applied", message: "You are now on the Agency plan." });
     const update = standIn.requests.find((r) => r.method === "POST" && r.path === "/v1/subscriptions/sub_switch_1");

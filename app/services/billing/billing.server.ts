@@ -139,7 +139,13 @@ export async function changePlan(ctx: TenantContext, planId: PlanId): Promise<Bi
   if (!stripe) {
     const periodEnd = new Date(now);
     periodEnd.setUTCMonth(periodEnd.getUTCMonth() + 1);
-    const snap: SubscriptionSnapshot = { id: `local_${ctx.tenantId}`, status: "active", plan: plan.id, currentPeriodEnd: periodEnd, trialEnd: null };
+    const snap: SubscriptionSnapshot = {
+      id: `local_${ctx.tenantId}`,
+      status: "active",
+      plan: plan.id,
+      currentPeriodEnd: periodEnd,
+      trialEnd: null,
+    };
     await applyAndAudit(ctx, snap, state, now);
     return { kind: "applied", message: `You are now on the ${plan.name} plan.` };
   }

@@ -21,7 +21,15 @@ function state(input: { trialEndsAt?: Date; trialPeriodOver?: boolean; subscript
     trialEndsAt: input.trialEndsAt ?? new Date(now.getTime() - DAY),
     trialPeriodOver: input.trialPeriodOver ?? false,
     subscription: input.subscription
-      ? { id: "sub_1", status: "active" as const, plan: "growth" as const, currentPeriodEnd: null, trialEnd: null, pastDueSince: null, ...input.subscription }
+      ? {
+          id: "sub_1",
+          status: "active" as const,
+          plan: "growth" as const,
+          currentPeriodEnd: null,
+          trialEnd: null,
+          pastDueSince: null,
+          ...input.subscription,
+        }
       : null,
   };
 }
@@ -67,7 +75,8 @@ describe("paid / unpaid (seed custom:paid)", () => {
   });
 
   test("the grace period ends exactly 7 days after the payment fell due", () => {
-    const since = (ms: number) => state({ trialPeriodOver: true, subscription: { status: "past_due", pastDueSince: new Date(now.getTime() - ms) } });
+    const since = (ms: number) =>
+      state({ trialPeriodOver: true, subscription: { status: "past_due", pastDueSince: new Date(now.getTime() - ms) } });
     expect(derivePaid(since(7 * DAY - 1), now, GRACE).paid).toBe(true);
     expect(graceStatus(since(7 * DAY - 1), now, GRACE)).toMatchObject({ status: "in_grace", daysLeft: 1 });
     expect(derivePaid(since(7 * DAY), now, GRACE).paid).toBe(false);

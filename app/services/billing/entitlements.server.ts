@@ -12,9 +12,7 @@ export type PaidFacts = Pick<BillingState, "trialEndsAt" | "trialPeriodOver" | "
 
 const DAY_MS = 86_400_000;
 
-export type GraceStatus =
-  | { status: "none" }
-  | { status: "in_grace" | "ended"; pastDueSince: Date; endsAt: Date; daysLeft: number };
+export type GraceStatus = { status: "none" } | { status: "in_grace" | "ended"; pastDueSince: Date; endsAt: Date; daysLeft: number };
 
 /** Seed grace-period-status: a past-due subscription keeps working for GRACE_PERIOD_DAYS. */
 export function graceStatus(state: Pick<PaidFacts, "subscription">, now: Date, graceDays: number): GraceStatus {
@@ -30,18 +28,15 @@ export function graceStatus(state: Pick<PaidFacts, "subscription">, now: Date, g
  * Seed custom:paid, derived from the billing state. Unpaid: the trial is over and there is no
  * live subscription, or a past-due subscription's grace period has ended. Nothing else.
  */
-export function derivePaid(
-  state: PaidFacts,
-  now: Date,
-  graceDays: number,
-): Entitlements {
+export function derivePaid(state: PaidFacts, now: Date, graceDays: number): Entitlements {
   const sub = state.subscription;
   const day = (d: Date) => formatLocalDay(d, state.timeZone);
   if (sub?.status === "active" || sub?.status === "trialing") return { paid: true };
   if (sub?.status === "past_due") {
     const grace = graceStatus(state, now, graceDays);
     if (grace.status === "in_grace") return { paid: true };
-    if (grace.status === "ended") return { paid: false, reason: `Your payment is overdue and the grace period ended on ${day(grace.endsAt)}.` };
+    if (grace.status === "ended")
+      return { paid: false, reason: `Your payment is overdue and the grace period ended on ${day(grace.endsAt)}.` };
   }
   if (trialActive(state, now)) return { paid: true };
   if (sub?.status === "canceled") return { paid: false, reason: "Your subscription was canceled." };

@@ -14,7 +14,8 @@ beforeAll(async () => {
 async function tenantAt(createdAt: Date, timeZone = "America/New_York", quota?: number) {
   const db = await getDb();
   const tenant = await createTenant(db, { name: `Quota ${Math.random().toString(36).slice(2, 8)}`, timeZone }, createdAt);
-  if (quota !== undefined) await db.update(billingAccounts).set({ annualQuotaOverride: quota }).where(eq(billingAccounts.tenantId, tenant.id));
+  if (quota !== undefined)
+    await db.update(billingAccounts).set({ annualQuotaOverride: quota }).where(eq(billingAccounts.tenantId, tenant.id));
   return { db, tenantId: tenant.id };
 }
 
@@ -112,7 +113,10 @@ describe("consuming the quota", () => {
     expect(usedValues).toEqual([21, 22, 23, 24, 25, 26, 27, 28, 29, 30]);
     const [counter] = await db.select().from(remarketUsage).where(eq(remarketUsage.tenantId, tenantId));
     expect(counter.used).toBe(30);
-    const events = await db.select({ id: remarketUsageEvents.id }).from(remarketUsageEvents).where(eq(remarketUsageEvents.tenantId, tenantId));
+    const events = await db
+      .select({ id: remarketUsageEvents.id })
+      .from(remarketUsageEvents)
+      .where(eq(remarketUsageEvents.tenantId, tenantId));
     expect(events).toHaveLength(30);
   });
 });
@@ -120,7 +124,10 @@ describe("consuming the quota", () => {
 describe("usage reports", () => {
   test("remarket usage and monthly / daily buckets in the tenant's calendar", async () => {
     const { db, tenantId } = await tenantAt(new Date("2026-01-02T00:00:00Z"), "America/New_York", 50);
-    await db.update(billingAccounts).set({ trialEndsAt: new Date("2026-12-31T00:00:00Z") }).where(eq(billingAccounts.tenantId, tenantId));
+    await db
+      .update(billingAccounts)
+      .set({ trialEndsAt: new Date("2026-12-31T00:00:00Z") })
+      .where(eq(billingAccounts.tenantId, tenantId));
     await use(tenantId, new Date("2026-02-10T15:00:00Z"));
     await use(tenantId, new Date("2026-02-10T16:00:00Z"));
     await use(tenantId, new Date("2026-03-01T03:00:00Z")); // 22:00 on 28 Feb in New York

@@ -3,12 +3,7 @@ import Stripe from "stripe";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { billingAccounts, billingPaymentMethods, stripeEvents } from "~/db/schema";
 import { getEnv } from "~/env.server";
-import {
-  applyInvoiceOutcome,
-  applyPaymentMethod,
-  applySubscriptionSnapshot,
-  type ApplyOutcome,
-} from "./billing-account.server";
+import { applyInvoiceOutcome, applyPaymentMethod, applySubscriptionSnapshot, type ApplyOutcome } from "./billing-account.server";
 import { ServiceError } from "../platform/errors.server";
 import { notify } from "../platform/notifications.server";
 import { idOf, snapshotOfPaymentMethod, snapshotOfSubscription } from "./stripe.server";

@@ -42,11 +42,15 @@ export async function getMonthlyUsage(ctx: TenantContext, input: { year: number;
   const from = month ? `${year}-${pad(month)}-01` : `${year}-01-01`;
   const daysInMonth = month ? new Date(Date.UTC(year, month, 0)).getUTCDate() : 0;
   const to = month ? `${year}-${pad(month)}-${pad(daysInMonth)}` : `${year}-12-31`;
-  const part = month ? sql<number>`extract(day from ${remarketUsageEvents.localDate})::int` : sql<number>`extract(month from ${remarketUsageEvents.localDate})::int`;
+  const part = month
+    ? sql<number>`extract(day from ${remarketUsageEvents.localDate})::int`
+    : sql<number>`extract(month from ${remarketUsageEvents.localDate})::int`;
   const rows = await ctx.db
     .select({ key: part, count: sql<number>`count(*)::int` })
     .from(remarketUsageEvents)
-    .where(and(eq(remarketUsageEvents.tenantId, ctx.tenantId), gte(remarketUsageEvents.localDate, from), lte(remarketUsageEvents.localDate, to)))
+    .where(
+      and(eq(remarketUsageEvents.tenantId, ctx.tenantId), gte(remarketUsageEvents.localDate, from), lte(remarketUsageEvents.localDate, to)),
+    )
     .groupBy(part);
   const counts = new Map(rows.map((r) => [Number(r.key), Number(r.count)]));
   const buckets: UsageBucket[] = month
@@ -54,4 +58,3 @@ export async function getMonthlyUsage(ctx: TenantContext, input: { year: number;
     : MONTHS.map((label, i) => ({ key: i + 1, label, count: counts.get(i + 1) ?? 0 }));
   return { year, month: month ?? null, buckets, total: buckets.reduce((sum, b) => sum + b.count, 0) };
 }
-

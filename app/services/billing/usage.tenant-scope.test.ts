@@ -15,10 +15,19 @@ describe("usage and billing: tenant scope", () => {
       pair,
       async (me) => {
         const usage = await getRemarketUsage(me.ctx);
-        return { usage, monthly: await getMonthlyUsage(me.ctx, { year: usage.quotaYear }), allowance: await getRemarketAllowance(me.db, me.tenant.id) };
+        return {
+          usage,
+          monthly: await getMonthlyUsage(me.ctx, { year: usage.quotaYear }),
+          allowance: await getRemarketAllowance(me.db, me.tenant.id),
+        };
       },
       (r) => ({ used: r.usage.currentYearUsage, remaining: r.usage.remaining, monthly: r.monthly.total, allowance: r.allowance.used }),
-      (me) => ({ used: me.seed.remarketIds.length, remaining: 25 - me.seed.remarketIds.length, monthly: me.seed.remarketIds.length, allowance: me.seed.remarketIds.length }),
+      (me) => ({
+        used: me.seed.remarketIds.length,
+        remaining: 25 - me.seed.remarketIds.length,
+        monthly: me.seed.remarketIds.length,
+        allowance: me.seed.remarketIds.length,
+      }),
     );
   });
 
@@ -26,7 +35,15 @@ describe("usage and billing: tenant scope", () => {
     const pair = await twoTenants(async (t) => {
       const rows = await t.db
         .insert(billingPaymentMethods)
-        .values(Array.from({ length: 1 + t.index }, (_, i) => ({ tenantId: t.tenant.id, providerId: `pm_${randomUUID()}`, brand: "visa", last4: String(4242 + i), syncedAt: new Date() })))
+        .values(
+          Array.from({ length: 1 + t.index }, (_, i) => ({
+            tenantId: t.tenant.id,
+            providerId: `pm_${randomUUID()}`,
+            brand: "visa",
+            last4: String(4242 + i),
+            syncedAt: new Date(),
+          })),
+        )
         .returning({ id: billingPaymentMethods.id });
       return { ids: rows.map((r) => r.id) };
     });

@@ -9,7 +9,9 @@ import { requireUuid } from "../platform/ids.server";
 
 type Ctx = Pick<TenantContext, "db" | "tenantId">;
 
-const linesOf = sql<string[]>`coalesce((select array_agg(cl.line_of_business order by cl.line_of_business) from ${carrierLines} cl where cl.carrier_id = "carriers"."id"), '{}')`;
+const linesOf = sql<
+  string[]
+>`coalesce((select array_agg(cl.line_of_business order by cl.line_of_business) from ${carrierLines} cl where cl.carrier_id = "carriers"."id"), '{}')`;
 const stateCount = sql<number>`(select count(*) from ${carrierStates} cs where cs.carrier_id = "carriers"."id")`.mapWith(Number);
 
 /** The catalogue (seed carriers, carriers/lob/list, lob/states), optionally only carriers writing a line / in a state. */
@@ -70,7 +72,18 @@ export async function addTenantCarrier(ctx: TenantContext, carrierId: string) {
     .onConflictDoNothing()
     .returning({ id: tenantCarriers.id });
   if (!row) throw new ServiceError(`${carrier.name} is already one of your carriers.`, 409);
-  await recordAudit(ctx.db, { tenantId: ctx.tenantId, actorUserId: ctx.userId, action: "carrier.added", subjectType: "carrier", subjectId: carrierId, details: { name: carrier.name } }, clock(ctx));
+  await recordAudit(
+    ctx.db,
+    {
+      tenantId: ctx.tenantId,
+      actorUserId: ctx.userId,
+      action: "carrier.added",
+      subjectType: "carrier",
+      subjectId: carrierId,
+      details: { name: carrier.name },
+    },
+    clock(ctx),
+  );
   return { id: row.id, name: carrier.name };
 }
 
@@ -89,7 +102,18 @@ async function requireTenantCarrier(ctx: Ctx, id: string) {
 export async function removeTenantCarrier(ctx: TenantContext, id: string) {
   const row = await requireTenantCarrier(ctx, id);
   await ctx.db.delete(tenantCarriers).where(and(eq(tenantCarriers.tenantId, ctx.tenantId), eq(tenantCarriers.id, id)));
-  await recordAudit(ctx.db, { tenantId: ctx.tenantId, actorUserId: ctx.userId, action: "carrier.removed", subjectType: "carrier", subjectId: row.carrierId, details: { name: row.name } }, clock(ctx));
+  await recordAudit(
+    ctx.db,
+    {
+      tenantId: ctx.tenantId,
+      actorUserId: ctx.userId,
+      action: "carrier.removed",
+      subjectType: "carrier",
+      subjectId: row.carrierId,
+      details: { name: row.name },
+    },
+    clock(ctx),
+  );
   return row;
 }
 
@@ -117,7 +141,18 @@ export async function saveCredentials(ctx: TenantContext, id: string, input: { u
       updatedAt: now,
     })
     .where(and(eq(tenantCarriers.tenantId, ctx.tenantId), eq(tenantCarriers.id, id)));
-  await recordAudit(ctx.db, { tenantId: ctx.tenantId, actorUserId: ctx.userId, action: "carrier.credentials_saved", subjectType: "carrier", subjectId: row.carrierId, details: { name: row.name } }, now);
+  await recordAudit(
+    ctx.db,
+    {
+      tenantId: ctx.tenantId,
+      actorUserId: ctx.userId,
+      action: "carrier.credentials_saved",
+      subjectType: "carrier",
+      subjectId: row.carrierId,
+      details: { name: row.name },
+    },
+    now,
+  );
   return row;
 }
 

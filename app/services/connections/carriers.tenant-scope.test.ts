@@ -36,7 +36,10 @@ describe("carriers: tenant scope", () => {
     await expectTenantScoped(
       pair,
       (me) => listCatalogue(me.ctx, {}),
-      (r) => ({ added: r.flatMap((c) => (c.tenantCarrierId ? [c.tenantCarrierId] : [])).sort(), rows: r.length === new Set(r.map((c) => c.id)).size }),
+      (r) => ({
+        added: r.flatMap((c) => (c.tenantCarrierId ? [c.tenantCarrierId] : [])).sort(),
+        rows: r.length === new Set(r.map((c) => c.id)).size,
+      }),
       (me) => ({ added: sorted(me.seed.tenantCarrierIds), rows: true }),
     );
   });
@@ -45,7 +48,11 @@ describe("carriers: tenant scope", () => {
     await expectTenantScoped(
       pair,
       (me) => carriersForPolicy(me.ctx, me.seed.policyId),
-      (r) => r.carriers.filter((c) => c.agency).map((c) => c.id).sort(),
+      (r) =>
+        r.carriers
+          .filter((c) => c.agency)
+          .map((c) => c.id)
+          .sort(),
       (me) => sorted(me.seed.shared.carrierIds),
     );
   });

@@ -10,7 +10,8 @@ import { FILE_JOB, listFiles } from "../files/files.server";
 
 // The export uploaded in wizard step 1 is a file of the files capability (on /files, with its EDA report).
 
-const tenantFiles = (db: Awaited<ReturnType<typeof createTestTenant>>["db"], tenantId: string) => db.select().from(files).where(eq(files.tenantId, tenantId));
+const tenantFiles = (db: Awaited<ReturnType<typeof createTestTenant>>["db"], tenantId: string) =>
+  db.select().from(files).where(eq(files.tenantId, tenantId));
 
 describe("the step-1 export in the files capability", () => {
   test("saving the connection records the export as a file, queues its EDA, and the connection points at it", async () => {
@@ -19,13 +20,24 @@ describe("the step-1 export in the files capability", () => {
     const saved = await saveConnectionSettings(ctx, null, { integrationId: "ezlynx", name: "EZLynx", credentials: {}, file });
     const rows = await tenantFiles(db, tenant.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ name: "Book of business.csv", extension: "csv", domain: "policies", storageKey: file.key, size: file.bytes, status: "Uploaded", uploadedBy: ctx.userId });
+    expect(rows[0]).toMatchObject({
+      name: "Book of business.csv",
+      extension: "csv",
+      domain: "policies",
+      storageKey: file.key,
+      size: file.bytes,
+      status: "Uploaded",
+      uploadedBy: ctx.userId,
+    });
     expect(saved.fileId).toBe(rows[0].id);
     const listed = await listFiles(ctx, { view: "all", sort: "newest", page: 1 });
     expect(JSON.stringify(listed)).toContain(rows[0].id);
 
     // Its EDA report, as for any upload.
-    const [job] = await db.select().from(jobs).where(and(eq(jobs.tenantId, tenant.id), eq(jobs.type, FILE_JOB)));
+    const [job] = await db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.tenantId, tenant.id), eq(jobs.type, FILE_JOB)));
     expect(job.payload).toMatchObject({ fileId: rows[0].id });
     expect(rows[0].jobId).toBe(job.id);
     await processFileJob(
@@ -51,10 +63,17 @@ describe("the step-1 export in the files capability", () => {
     const { ctx, db, tenant } = await createTestTenant();
     const file = await storeSampleExport(tenant.id, { policies: 10 });
     // An out-of-range interval fails the connection insert, after the file row was written.
-    await expect(saveConnectionSettings(ctx, null, { integrationId: "csv", name: "Broken", credentials: {}, file, syncIntervalHours: 1e12 })).rejects.toThrow();
+    await expect(
+      saveConnectionSettings(ctx, null, { integrationId: "csv", name: "Broken", credentials: {}, file, syncIntervalHours: 1e12 }),
+    ).rejects.toThrow();
     expect(await tenantFiles(db, tenant.id)).toHaveLength(0);
     expect(await db.select().from(connections).where(eq(connections.tenantId, tenant.id))).toHaveLength(0);
-    expect(await db.select().from(jobs).where(and(eq(jobs.tenantId, tenant.id), eq(jobs.type, FILE_JOB)))).toHaveLength(0);
+    expect(
+      await db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.tenantId, tenant.id), eq(jobs.type, FILE_JOB))),
+    ).toHaveLength(0);
   });
 
   test("all or nothing through the form: an upload with an invalid field answers 400 and records no file", async () => {
@@ -63,7 +82,11 @@ describe("the step-1 export in the files capability", () => {
     form.set("intent", "save");
     form.set("name", "");
     form.set("file", new File(["Client Number,Applicant Name\n1,Lee\n"], "export.csv", { type: "text/csv" }));
-    const request = new Request("http://localhost/create-connection/?integrationId=csv", { method: "POST", headers: { Cookie: await sessionCookieFor(user) }, body: form });
+    const request = new Request("http://localhost/create-connection/?integrationId=csv", {
+      method: "POST",
+      headers: { Cookie: await sessionCookieFor(user) },
+      body: form,
+    });
     const result = (await createRoute.action({ request, params: {}, context: {} })) as { init?: { status?: number } };
     expect(result.init?.status).toBe(400);
     expect(await tenantFiles(db, tenant.id)).toHaveLength(0);

@@ -76,9 +76,7 @@ export async function scanSource(
     }
   }
   for (const d of FILTER_DIMENSIONS) {
-    result.filterValues[d] = [...counts[d].entries()]
-      .sort((a, b) => a[0].localeCompare(b[0]))
-      .map(([value, count]) => ({ value, count }));
+    result.filterValues[d] = [...counts[d].entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([value, count]) => ({ value, count }));
   }
   result.producers = [...producers].sort();
   result.csrs = [...csrs].sort();

@@ -22,13 +22,20 @@ export async function connectionSummary(ctx: Pick<TenantContext, "db" | "tenantI
     ctx.db
       .select({ id: importRuns.id })
       .from(importRuns)
-      .where(and(eq(importRuns.tenantId, ctx.tenantId), eq(importRuns.connectionId, connection.id), inArray(importRuns.status, ["queued", "running"]))),
+      .where(
+        and(
+          eq(importRuns.tenantId, ctx.tenantId),
+          eq(importRuns.connectionId, connection.id),
+          inArray(importRuns.status, ["queued", "running"]),
+        ),
+      ),
   ]);
   const mapping = connection.mapping;
   const mapped = mapping ? Object.entries(mapping.fields).filter(([, v]) => v) : [];
   const all = prefs.find((p) => p.forecastObjectId === "all") ?? DEFAULT_PREFERENCE;
   const own = prefs.filter((p) => p.forecastObjectId !== "all");
-  let assignee = tasks.assigneeRule === "producer" ? "the policy's producer" : tasks.assigneeRule === "csr" ? "the policy's CSR" : "a fixed employee";
+  let assignee =
+    tasks.assigneeRule === "producer" ? "the policy's producer" : tasks.assigneeRule === "csr" ? "the policy's CSR" : "a fixed employee";
   if (tasks.assigneeRule === "fixed" && tasks.fixedEmployeeAccountId) {
     const [person] = await ctx.db
       .select({ name: employeeAccounts.name })
@@ -40,7 +47,9 @@ export async function connectionSummary(ctx: Pick<TenantContext, "db" | "tenantI
   return {
     connection: [
       `${connection.name} (${integration.name})`,
-      integration.source === "file" ? `File: ${connection.fileName ?? "none"}` : `Credentials saved${connection.invalidCredentials ? " (refused: enter them again)" : ""}`,
+      integration.source === "file"
+        ? `File: ${connection.fileName ?? "none"}`
+        : `Credentials saved${connection.invalidCredentials ? " (refused: enter them again)" : ""}`,
     ],
     mapping: mapping
       ? [
@@ -53,16 +62,24 @@ export async function connectionSummary(ctx: Pick<TenantContext, "db" | "tenantI
       : ["Not mapped yet"],
     prediction: [
       `All lines: ${all.window === "yr" ? "12 months" : "6 months"}, flag from ${all.thresholdPct} %${all.thresholdAmount ? ` or ${formatMoney(all.thresholdAmount)}` : ""}, act ${all.actDaysBeforeExpiration} days before expiration`,
-      ...(own.length ? [`Own settings for ${own.map((p) => LOB_LABELS[p.forecastObjectId as keyof typeof LOB_LABELS] ?? p.forecastObjectId).join(", ")}`] : []),
+      ...(own.length
+        ? [`Own settings for ${own.map((p) => LOB_LABELS[p.forecastObjectId as keyof typeof LOB_LABELS] ?? p.forecastObjectId).join(", ")}`]
+        : []),
     ],
     tasks: tasks.enabled
       ? [
           `Create a task for ${assignee}, due ${tasks.dueDaysBeforeExpiration} days before expiration`,
-          [tasks.activityCode && `activity ${tasks.activityCode}`, tasks.workGroup && `work group ${tasks.workGroup}`].filter(Boolean).join(", ") || "No activity code or work group",
+          [tasks.activityCode && `activity ${tasks.activityCode}`, tasks.workGroup && `work group ${tasks.workGroup}`]
+            .filter(Boolean)
+            .join(", ") || "No activity code or work group",
         ]
       : ["No tasks are created when a policy is re-marketed"],
     filters: excluded
-      ? FILTER_DIMENSIONS.map((d) => (excluded[d].length ? `Leaving out ${excluded[d].length} ${DIMENSION_LABELS[d]}: ${excluded[d].slice(0, 4).join(", ")}${excluded[d].length > 4 ? ", …" : ""}` : `All ${DIMENSION_LABELS[d]}`))
+      ? FILTER_DIMENSIONS.map((d) =>
+          excluded[d].length
+            ? `Leaving out ${excluded[d].length} ${DIMENSION_LABELS[d]}: ${excluded[d].slice(0, 4).join(", ")}${excluded[d].length > 4 ? ", …" : ""}`
+            : `All ${DIMENSION_LABELS[d]}`,
+        )
       : ["Everything is imported"],
     activeRun: active.length > 0,
   };

@@ -88,7 +88,14 @@ export async function apiUploadEzlynxExport(ctx: Ctx, input: { connectionId: str
     parentConnectionId: null,
   });
   return {
-    connection: { id: saved.id, name: saved.name, integrationId: saved.integrationId, status: saved.status, step: saved.step, fileId: saved.fileId },
+    connection: {
+      id: saved.id,
+      name: saved.name,
+      integrationId: saved.integrationId,
+      status: saved.status,
+      step: saved.step,
+      fileId: saved.fileId,
+    },
     file: { name: input.file.name, bytes: input.file.bytes },
     created: !existing,
     // A replaced export keeps the saved mapping; a new connection is mapped next (mapping, then save-config).
@@ -99,7 +106,11 @@ export async function apiUploadEzlynxExport(ctx: Ctx, input: { connectionId: str
 /** Seed /notifications/durationByConnectionId: how long the connection's last import took. */
 export async function apiImportDuration(ctx: Ctx, connectionId: string) {
   const c = await getConnection(ctx, connectionId);
-  return { connectionId: c.id, durationMs: c.lastDurationMs, duration: c.lastDurationMs === null ? null : formatDuration(c.lastDurationMs) };
+  return {
+    connectionId: c.id,
+    durationMs: c.lastDurationMs,
+    duration: c.lastDurationMs === null ? null : formatDuration(c.lastDurationMs),
+  };
 }
 
 /** Seed /connections/state/get. */
@@ -197,16 +208,21 @@ export async function apiSaveMapping(ctx: Ctx, input: { connectionId: string; ma
   const connector = connectorOf(ctx, connection);
   const { mapping } = input;
   const objects = await connector.listObjects();
-  if (!objects.some((o) => o.name === mapping.object)) throw new MappingInvalidError({ "mapping.object": [`The source has no object ${mapping.object}.`] });
+  if (!objects.some((o) => o.name === mapping.object))
+    throw new MappingInvalidError({ "mapping.object": [`The source has no object ${mapping.object}.`] });
   const attributes = new Set((await connector.listAttributes(mapping.object)).map((a) => a.name));
   const fieldErrors: Record<string, string[]> = {};
   for (const [key, attribute] of Object.entries(mapping.fields)) {
     if (!CANONICAL_FIELDS.some((f) => f.key === key)) fieldErrors[`mapping.fields.${key}`] = [`${key} is not a field Remarket maps.`];
     else if (!attributes.has(attribute)) fieldErrors[`mapping.fields.${key}`] = [`${mapping.object} has no attribute ${attribute}.`];
   }
-  for (const key of missingRequiredFields(mapping.fields)) fieldErrors[`mapping.fields.${key}`] = [`Map ${fieldLabel(key)}: it is required.`];
+  for (const key of missingRequiredFields(mapping.fields))
+    fieldErrors[`mapping.fields.${key}`] = [`Map ${fieldLabel(key)}: it is required.`];
   if (Object.keys(fieldErrors).length > 0) throw new MappingInvalidError(fieldErrors);
-  const saved: ConnectionMapping = { ...mapping, preset: mapping.preset ?? connection.mapping?.preset ?? getIntegration(connection.integrationId)?.preset ?? null };
+  const saved: ConnectionMapping = {
+    ...mapping,
+    preset: mapping.preset ?? connection.mapping?.preset ?? getIntegration(connection.integrationId)?.preset ?? null,
+  };
   const scan = await scanSource(connector, saved, { previewSize: 0, invalidSamples: 0 });
   await saveMapping(ctx, connection, saved, { producers: scan.producers, csrs: scan.csrs });
   if (connector.listEmployeeAccounts) {

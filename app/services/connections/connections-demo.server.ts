@@ -34,7 +34,10 @@ registerDemoSeeder(
         mapping: {
           object: "rows",
           fields,
-          valueMaps: suggestValueMaps(["AUTOP", "HOME", "DFIRE", "PUMBR", "BOAT", "Renters", "BOP", "CGL", "WCOMP", "AUTOB"], ["Active", "Renewed", "Cancelled", "Expired"]),
+          valueMaps: suggestValueMaps(
+            ["AUTOP", "HOME", "DFIRE", "PUMBR", "BOAT", "Renters", "BOP", "CGL", "WCOMP", "AUTOB"],
+            ["Active", "Renewed", "Cancelled", "Expired"],
+          ),
           preset: "ezlynx",
         },
         filters: { excluded: { linesOfBusiness: [], states: [], carriers: [], statuses: ["cancelled"] } },

@@ -41,7 +41,10 @@ describe("API connections", () => {
     expect(connection.mapping.fields).toMatchObject({ policyNumber: "Name", premium: "GrossWrittenPremium", lineOfBusiness: "PolicyType" });
     await runImport(db, await startImport(ctx, connection.id));
     expect(await importedCounts(db, tenant.id, connection.id)).toEqual({ customers: 23, policies: 45 });
-    const lines = await db.select({ lob: policies.lineOfBusiness, status: policies.status }).from(policies).where(eq(policies.tenantId, tenant.id));
+    const lines = await db
+      .select({ lob: policies.lineOfBusiness, status: policies.status })
+      .from(policies)
+      .where(eq(policies.tenantId, tenant.id));
     expect(new Set(lines.map((l) => l.lob))).toEqual(new Set(["PAUTO", "HOME", "UMBRP", "CAUTO"]));
     expect(lines.filter((l) => l.status === "cancelled")).toHaveLength(5);
   });
@@ -51,15 +54,24 @@ describe("API connections", () => {
     const api = await salesforceConnection(ctx);
     const file = await createReadyFileConnection(ctx, { policies: 10 });
     const now = new Date();
-    await db.update(connections).set({ status: "connected", lastSyncAt: new Date(now.getTime() - 2 * 3_600_000) }).where(eq(connections.id, api.id));
-    await db.update(connections).set({ status: "connected", lastSyncAt: new Date(now.getTime() - 48 * 3_600_000) }).where(eq(connections.id, file.id));
+    await db
+      .update(connections)
+      .set({ status: "connected", lastSyncAt: new Date(now.getTime() - 2 * 3_600_000) })
+      .where(eq(connections.id, api.id));
+    await db
+      .update(connections)
+      .set({ status: "connected", lastSyncAt: new Date(now.getTime() - 48 * 3_600_000) })
+      .where(eq(connections.id, file.id));
     await scheduleDueSyncs(db, now, { tenantId: ctx.tenantId });
     const runsOf = async (id: string) => db.select({ trigger: importRuns.trigger }).from(importRuns).where(eq(importRuns.connectionId, id));
     expect(await runsOf(api.id)).toHaveLength(0);
     expect(await runsOf(file.id)).toHaveLength(0);
     await scheduleDueSyncs(db, new Date(now.getTime() + 23 * 3_600_000), { tenantId: ctx.tenantId });
     expect(await runsOf(api.id)).toEqual([{ trigger: "schedule" }]);
-    const queued = await db.select({ type: jobs.type }).from(jobs).where(and(eq(jobs.tenantId, ctx.tenantId), eq(jobs.type, "connections.import")));
+    const queued = await db
+      .select({ type: jobs.type })
+      .from(jobs)
+      .where(and(eq(jobs.tenantId, ctx.tenantId), eq(jobs.type, "connections.import")));
     expect(queued.length).toBeGreaterThanOrEqual(1);
     // Already running: not started twice.
     await scheduleDueSyncs(db, new Date(now.getTime() + 23 * 3_600_000), { tenantId: ctx.tenantId });
@@ -75,7 +87,10 @@ describe("disconnect and sub-connections", () => {
     const crm = await salesforceConnection(ctx, ams.id);
     expect(crm.parentConnectionId).toBe(ams.id);
     await disconnectConnection(ctx, ams.id, { deleteData: false });
-    const rows = await db.select({ id: connections.id, status: connections.status, sealed: connections.credentialsSealed }).from(connections).where(eq(connections.tenantId, tenant.id));
+    const rows = await db
+      .select({ id: connections.id, status: connections.status, sealed: connections.credentialsSealed })
+      .from(connections)
+      .where(eq(connections.tenantId, tenant.id));
     expect(rows.every((r) => r.status === "disconnected" && r.sealed === null)).toBe(true);
     expect((await importedCounts(db, tenant.id, ams.id)).policies).toBeGreaterThan(0);
   });
@@ -86,7 +101,9 @@ describe("disconnect and sub-connections", () => {
     await runImport(db, await startImport(ctx, ams.id));
     const crm = await salesforceConnection(ctx, ams.id);
     await runImport(db, await startImport(ctx, crm.id));
-    await expect(disconnectConnection(ctx, ams.id, { deleteData: false, subConnectionOnly: true })).rejects.toThrow("Sub-connection not found");
+    await expect(disconnectConnection(ctx, ams.id, { deleteData: false, subConnectionOnly: true })).rejects.toThrow(
+      "Sub-connection not found",
+    );
     await disconnectConnection(ctx, crm.id, { deleteData: true, subConnectionOnly: true });
     const [parent] = await db.select({ status: connections.status }).from(connections).where(eq(connections.id, ams.id));
     expect(parent.status).toBe("connected");
@@ -116,7 +133,12 @@ describe("demo data", () => {
     const db = await getDb();
     const user = await createDemoTenant(db);
     const rows = await db
-      .select({ integrationId: connections.integrationId, status: connections.status, step: connections.step, fileKey: connections.fileKey })
+      .select({
+        integrationId: connections.integrationId,
+        status: connections.status,
+        step: connections.step,
+        fileKey: connections.fileKey,
+      })
       .from(connections)
       .where(eq(connections.tenantId, user.tenantId));
     expect(rows).toEqual(

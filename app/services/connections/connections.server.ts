@@ -80,9 +80,7 @@ export async function listParentCandidates(ctx: Ctx, excludeId?: string) {
     .select({ id: connections.id, name: connections.name, integrationId: connections.integrationId, status: connections.status })
     .from(connections)
     .where(and(eq(connections.tenantId, ctx.tenantId), isNull(connections.parentConnectionId)));
-  return rows.filter(
-    (r) => r.id !== excludeId && r.status !== "disconnected" && getIntegration(r.integrationId)?.kind !== "crm",
-  );
+  return rows.filter((r) => r.id !== excludeId && r.status !== "disconnected" && getIntegration(r.integrationId)?.kind !== "crm");
 }
 
 export type UploadedFile = { key: string; name: string; bytes: number };
@@ -157,7 +155,8 @@ export async function saveConnectionSettings(ctx: TenantContext, connectionId: s
   let parentConnectionId: string | null = null;
   if (input.parentConnectionId) {
     const candidates = await listParentCandidates(ctx, id);
-    if (!candidates.some((c) => c.id === input.parentConnectionId)) throw new ServiceError("Choose one of your connections.", 400, "parentConnectionId");
+    if (!candidates.some((c) => c.id === input.parentConnectionId))
+      throw new ServiceError("Choose one of your connections.", 400, "parentConnectionId");
     parentConnectionId = input.parentConnectionId;
   }
 
@@ -261,7 +260,11 @@ async function adoptDisconnectedData(tx: DbOrTx, tenantId: string, integrationId
 }
 
 /** "Test connection": try the entered (or saved) credentials or file without saving anything. */
-export async function testConnectionSettings(ctx: TenantContext, connectionId: string | null, input: ConnectionSettingsInput): Promise<TestResult> {
+export async function testConnectionSettings(
+  ctx: TenantContext,
+  connectionId: string | null,
+  input: ConnectionSettingsInput,
+): Promise<TestResult> {
   const integration = requireIntegration(input.integrationId);
   const existing = connectionId ? await getConnection(ctx, connectionId) : null;
   const { settings, secrets } = splitCredentials(integration, input.credentials, savedSecrets(existing));
@@ -300,7 +303,12 @@ async function advance(ctx: TenantContext, connection: ConnectionRow, to: Step, 
 }
 
 /** Step 2: the mapping (fields and value maps); also refreshes the people the tasks step offers. */
-export async function saveMapping(ctx: TenantContext, connection: ConnectionRow, mapping: ConnectionMapping, people: { producers: string[]; csrs: string[] }) {
+export async function saveMapping(
+  ctx: TenantContext,
+  connection: ConnectionRow,
+  mapping: ConnectionMapping,
+  people: { producers: string[]; csrs: string[] },
+) {
   await ctx.db.transaction(async (tx) => {
     const txCtx = { ...ctx, db: tx } as unknown as TenantContext;
     await advance(txCtx, connection, "PREDICTION_SETTING", { mapping, state: dropDraft(connection.state, "mapping") });
@@ -316,11 +324,13 @@ function dropDraft(state: Record<string, unknown>, key: string) {
 }
 
 /** Producer and CSR names from the export become employee accounts (source key by name). */
-export async function upsertPeople(db: TenantContext["db"] | Parameters<Parameters<TenantContext["db"]["transaction"]>[0]>[0], tenantId: string, connectionId: string, people: { producers: string[]; csrs: string[] }) {
-  const rows = [
-    ...people.producers.map((name) => ({ name, role: "producer" })),
-    ...people.csrs.map((name) => ({ name, role: "csr" })),
-  ];
+export async function upsertPeople(
+  db: TenantContext["db"] | Parameters<Parameters<TenantContext["db"]["transaction"]>[0]>[0],
+  tenantId: string,
+  connectionId: string,
+  people: { producers: string[]; csrs: string[] },
+) {
+  const rows = [...people.producers.map((name) => ({ name, role: "producer" })), ...people.csrs.map((name) => ({ name, role: "csr" }))];
   const byKey = new Map(rows.map((r) => [employeeKey(r.name), r]));
   if (byKey.size === 0) return;
   await db
@@ -362,12 +372,28 @@ async function seedTaskOptions(db: Parameters<typeof upsertPeople>[0], tenantId:
 export async function listTaskOptions(ctx: Ctx, connection: ConnectionRow) {
   const [people, options] = await Promise.all([
     ctx.db
-      .select({ id: employeeAccounts.id, name: employeeAccounts.name, email: employeeAccounts.email, role: employeeAccounts.role, sourceKey: employeeAccounts.sourceKey })
+      .select({
+        id: employeeAccounts.id,
+        name: employeeAccounts.name,
+        email: employeeAccounts.email,
+        role: employeeAccounts.role,
+        sourceKey: employeeAccounts.sourceKey,
+      })
       .from(employeeAccounts)
-      .where(and(eq(employeeAccounts.tenantId, ctx.tenantId), or(eq(employeeAccounts.connectionId, connection.id), isNull(employeeAccounts.connectionId))))
+      .where(
+        and(
+          eq(employeeAccounts.tenantId, ctx.tenantId),
+          or(eq(employeeAccounts.connectionId, connection.id), isNull(employeeAccounts.connectionId)),
+        ),
+      )
       .orderBy(employeeAccounts.name),
     ctx.db
-      .select({ id: connectionTaskOptions.id, kind: connectionTaskOptions.kind, code: connectionTaskOptions.code, label: connectionTaskOptions.label })
+      .select({
+        id: connectionTaskOptions.id,
+        kind: connectionTaskOptions.kind,
+        code: connectionTaskOptions.code,
+        label: connectionTaskOptions.label,
+      })
       .from(connectionTaskOptions)
       .where(and(eq(connectionTaskOptions.tenantId, ctx.tenantId), eq(connectionTaskOptions.connectionId, connection.id)))
       .orderBy(connectionTaskOptions.code),
@@ -380,34 +406,67 @@ export async function listTaskOptions(ctx: Ctx, connection: ConnectionRow) {
 }
 
 /** The tasks step's lists are editable: add a person, an activity code or a work group. */
-export async function addTaskOption(ctx: TenantContext, connection: ConnectionRow, input: { kind: "employee" | "activity_code" | "work_group"; code: string; label: string; email?: string | null }) {
+export async function addTaskOption(
+  ctx: TenantContext,
+  connection: ConnectionRow,
+  input: { kind: "employee" | "activity_code" | "work_group"; code: string; label: string; email?: string | null },
+) {
   if (input.kind === "employee") {
     await ctx.db
       .insert(employeeAccounts)
-      .values({ tenantId: ctx.tenantId, connectionId: connection.id, sourceKey: employeeKey(input.label), name: input.label.trim(), email: input.email || null, role: "manual" })
+      .values({
+        tenantId: ctx.tenantId,
+        connectionId: connection.id,
+        sourceKey: employeeKey(input.label),
+        name: input.label.trim(),
+        email: input.email || null,
+        role: "manual",
+      })
       .onConflictDoNothing({ target: [employeeAccounts.tenantId, employeeAccounts.sourceKey] });
     return;
   }
   await ctx.db
     .insert(connectionTaskOptions)
-    .values({ tenantId: ctx.tenantId, connectionId: connection.id, kind: input.kind, code: input.code.trim(), label: input.label.trim() || input.code.trim() })
+    .values({
+      tenantId: ctx.tenantId,
+      connectionId: connection.id,
+      kind: input.kind,
+      code: input.code.trim(),
+      label: input.label.trim() || input.code.trim(),
+    })
     .onConflictDoUpdate({
       target: [connectionTaskOptions.connectionId, connectionTaskOptions.kind, connectionTaskOptions.code],
       set: { label: input.label.trim() || input.code.trim() },
     });
 }
 
-export async function removeTaskOption(ctx: TenantContext, connection: ConnectionRow, input: { kind: "employee" | "activity_code" | "work_group"; id: string }) {
+export async function removeTaskOption(
+  ctx: TenantContext,
+  connection: ConnectionRow,
+  input: { kind: "employee" | "activity_code" | "work_group"; id: string },
+) {
   if (!UUID.test(input.id)) throw new NotFoundError();
   if (input.kind === "employee") {
     await ctx.db
       .delete(employeeAccounts)
-      .where(and(eq(employeeAccounts.id, input.id), eq(employeeAccounts.tenantId, ctx.tenantId), eq(employeeAccounts.connectionId, connection.id)));
+      .where(
+        and(
+          eq(employeeAccounts.id, input.id),
+          eq(employeeAccounts.tenantId, ctx.tenantId),
+          eq(employeeAccounts.connectionId, connection.id),
+        ),
+      );
     return;
   }
   await ctx.db
     .delete(connectionTaskOptions)
-    .where(and(eq(connectionTaskOptions.id, input.id), eq(connectionTaskOptions.tenantId, ctx.tenantId), eq(connectionTaskOptions.connectionId, connection.id)));
+    .where(
+      and(
+        eq(connectionTaskOptions.id, input.id),
+        eq(connectionTaskOptions.tenantId, ctx.tenantId),
+        eq(connectionTaskOptions.connectionId, connection.id),
+      ),
+    );
 }
 
 /** Steps 3 and 4 only move the wizard on; their data lives in the settings contracts. */
@@ -439,7 +498,11 @@ export async function getConnectionState(ctx: Ctx, connectionId: string) {
  * Seed disconnect and disconnect/sub-connection: the connection (and its sub-connections) stop
  * syncing and forget their credentials; imported data stays unless `deleteData`.
  */
-export async function disconnectConnection(ctx: TenantContext, connectionId: string, options: { deleteData: boolean; subConnectionOnly?: boolean }) {
+export async function disconnectConnection(
+  ctx: TenantContext,
+  connectionId: string,
+  options: { deleteData: boolean; subConnectionOnly?: boolean },
+) {
   const connection = await getConnection(ctx, connectionId);
   if (options.subConnectionOnly && !connection.parentConnectionId) throw new NotFoundError("Sub-connection not found");
   const subs = options.subConnectionOnly
@@ -458,19 +521,30 @@ export async function disconnectConnection(ctx: TenantContext, connectionId: str
     await tx
       .update(importRuns)
       .set({ status: "failed", error: "Disconnected", finishedAt: now })
-      .where(and(eq(importRuns.tenantId, ctx.tenantId), inArray(importRuns.connectionId, ids), inArray(importRuns.status, ["queued", "running"])));
+      .where(
+        and(
+          eq(importRuns.tenantId, ctx.tenantId),
+          inArray(importRuns.connectionId, ids),
+          inArray(importRuns.status, ["queued", "running"]),
+        ),
+      );
     if (options.deleteData) {
       await tx.delete(policies).where(and(eq(policies.tenantId, ctx.tenantId), inArray(policies.connectionId, ids)));
-      await tx
-        .delete(customers)
-        .where(
-          and(
-            eq(customers.tenantId, ctx.tenantId),
-            inArray(customers.connectionId, ids),
-            notExists(tx.select({ one: sql`1` }).from(policies).where(and(eq(policies.tenantId, ctx.tenantId), eq(policies.customerId, customers.id)))),
+      await tx.delete(customers).where(
+        and(
+          eq(customers.tenantId, ctx.tenantId),
+          inArray(customers.connectionId, ids),
+          notExists(
+            tx
+              .select({ one: sql`1` })
+              .from(policies)
+              .where(and(eq(policies.tenantId, ctx.tenantId), eq(policies.customerId, customers.id))),
           ),
-        );
-      await tx.delete(employeeAccounts).where(and(eq(employeeAccounts.tenantId, ctx.tenantId), inArray(employeeAccounts.connectionId, ids)));
+        ),
+      );
+      await tx
+        .delete(employeeAccounts)
+        .where(and(eq(employeeAccounts.tenantId, ctx.tenantId), inArray(employeeAccounts.connectionId, ids)));
     }
   });
   await recordAudit(ctx.db, {

@@ -2,7 +2,14 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { connectionTaskOptions, connections, employeeAccounts, importRuns } from "~/db/schema";
 import { expectTenantScoped, ids, sorted, twoTenants, type SeedTarget, type TenantPair } from "../../../tests/support/tenant-scope";
 import { apiListConnections, apiTaskOptions } from "./connections-api.server";
-import { getConnection, latestConnectionNotification, listConnections, listParentCandidates, listSubConnections, listTaskOptions } from "./connections.server";
+import {
+  getConnection,
+  latestConnectionNotification,
+  listConnections,
+  listParentCandidates,
+  listSubConnections,
+  listTaskOptions,
+} from "./connections.server";
 import { notify } from "../platform/notifications.server";
 
 type Seed = { topIds: string[]; subId: string; runningId: string; employeeIds: string[]; codeIds: string[]; notice: string };
@@ -15,7 +22,15 @@ type Seed = { topIds: string[]; subId: string; runningId: string; employeeIds: s
 async function seedConnections(t: SeedTarget): Promise<Seed> {
   const top = await t.db
     .insert(connections)
-    .values(Array.from({ length: 2 + t.index }, (_, i) => ({ tenantId: t.tenant.id, integrationId: "csv" as const, name: `Scope ${t.tag} ${i}`, status: "connected" as const, step: "COMPLETED" as const })))
+    .values(
+      Array.from({ length: 2 + t.index }, (_, i) => ({
+        tenantId: t.tenant.id,
+        integrationId: "csv" as const,
+        name: `Scope ${t.tag} ${i}`,
+        status: "connected" as const,
+        step: "COMPLETED" as const,
+      })),
+    )
     .returning({ id: connections.id });
   const topIds = top.map((c) => c.id);
   const [sub] = await t.db
@@ -51,7 +66,11 @@ describe("connections: tenant scope", () => {
       pair,
       async (me) => ({ page: await listConnections(me.ctx), api: await apiListConnections(me.ctx) }),
       (r) => ({ page: ids(r.page), api: ids(r.api), running: r.page.filter((c) => c.activeRun).map((c) => c.id) }),
-      (me) => ({ page: sorted([...me.seed.topIds, me.seed.subId]), api: sorted([...me.seed.topIds, me.seed.subId]), running: [me.seed.runningId] }),
+      (me) => ({
+        page: sorted([...me.seed.topIds, me.seed.subId]),
+        api: sorted([...me.seed.topIds, me.seed.subId]),
+        running: [me.seed.runningId],
+      }),
     );
   });
 
@@ -83,7 +102,10 @@ describe("connections: tenant scope", () => {
   test("the latest notification about a connection: the other tenant's connection has none for me", async () => {
     await expectTenantScoped(
       pair,
-      async (me, other) => ({ mine: await latestConnectionNotification(me.ctx, me.seed.topIds[0]), theirs: await latestConnectionNotification(me.ctx, other.seed.topIds[0]) }),
+      async (me, other) => ({
+        mine: await latestConnectionNotification(me.ctx, me.seed.topIds[0]),
+        theirs: await latestConnectionNotification(me.ctx, other.seed.topIds[0]),
+      }),
       (r) => ({ mine: r.mine?.title, theirs: r.theirs as unknown }),
       (me) => ({ mine: me.seed.notice, theirs: null }),
     );

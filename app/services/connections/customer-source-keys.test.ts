@@ -9,8 +9,14 @@ import { importedCounts, runImport, startImport } from "./imports.server";
 // Customer and policy source keys are unique per connection (docs/decisions/009-customer-source-keys.md).
 
 async function tenantCounts(db: Awaited<ReturnType<typeof createTestTenant>>["db"], tenantId: string) {
-  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(customers).where(eq(customers.tenantId, tenantId));
-  const [p] = await db.select({ n: sql<number>`count(*)::int` }).from(policies).where(eq(policies.tenantId, tenantId));
+  const [c] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(customers)
+    .where(eq(customers.tenantId, tenantId));
+  const [p] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(policies)
+    .where(eq(policies.tenantId, tenantId));
   return { customers: c.n, policies: p.n };
 }
 

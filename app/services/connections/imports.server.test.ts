@@ -7,12 +7,25 @@ import { describeFailure, formatDuration, getLatestRun, importedCounts, rejectio
 
 async function snapshot(db: Awaited<ReturnType<typeof createTestTenant>>["db"], tenantId: string) {
   const c = await db
-    .select({ key: customers.sourceKey, name: customers.name, email: customers.email, state: customers.state, updatedAt: customers.updatedAt })
+    .select({
+      key: customers.sourceKey,
+      name: customers.name,
+      email: customers.email,
+      state: customers.state,
+      updatedAt: customers.updatedAt,
+    })
     .from(customers)
     .where(eq(customers.tenantId, tenantId))
     .orderBy(asc(customers.sourceKey));
   const p = await db
-    .select({ key: policies.sourceKey, lob: policies.lineOfBusiness, premium: policies.premium, exp: policies.expirationDate, carrier: policies.carrierName, updatedAt: policies.updatedAt })
+    .select({
+      key: policies.sourceKey,
+      lob: policies.lineOfBusiness,
+      premium: policies.premium,
+      exp: policies.expirationDate,
+      carrier: policies.carrierName,
+      updatedAt: policies.updatedAt,
+    })
     .from(policies)
     .where(eq(policies.tenantId, tenantId))
     .orderBy(asc(policies.sourceKey));
@@ -40,7 +53,10 @@ describe("the import (ETL)", () => {
     expect(saved.lastSyncAt).toBeInstanceOf(Date);
     expect(saved.lastDurationMs).toBeGreaterThanOrEqual(0);
 
-    const [note] = await db.select().from(notifications).where(and(eq(notifications.tenantId, tenant.id), eq(notifications.kind, "import.finished")));
+    const [note] = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.tenantId, tenant.id), eq(notifications.kind, "import.finished")));
     expect(note.title).toMatch(new RegExp(`^Import finished: ${counts.customers} customers, 295 policies, 5 rejected in \\d+`));
 
     let csv = "";
@@ -159,7 +175,10 @@ describe("the import (ETL)", () => {
     await runImport(db, await startImport(ctx, connection.id));
     const run = await getLatestRun(ctx, connection.id);
     expect(run!.rowsFiltered).toBeGreaterThan(0);
-    const rows = await db.select({ lob: policies.lineOfBusiness, carrier: policies.carrierName }).from(policies).where(eq(policies.tenantId, tenant.id));
+    const rows = await db
+      .select({ lob: policies.lineOfBusiness, carrier: policies.carrierName })
+      .from(policies)
+      .where(eq(policies.tenantId, tenant.id));
     expect(rows.length).toBe(run!.rowsImported);
     expect(rows.some((r) => r.lob === "HOME" || r.carrier === "Progressive")).toBe(false);
   });
@@ -182,7 +201,9 @@ describe("describeFailure", () => {
   test("a failed statement reads as the database's message, not the statement and its rows", () => {
     const cause = new Error("there is no unique or exclusion constraint matching the ON CONFLICT specification");
     const failed = new Error(`Failed query: insert into customers ... params: ${"x".repeat(100_000)}`, { cause });
-    expect(describeFailure(failed)).toBe("database error: there is no unique or exclusion constraint matching the ON CONFLICT specification");
+    expect(describeFailure(failed)).toBe(
+      "database error: there is no unique or exclusion constraint matching the ON CONFLICT specification",
+    );
   });
 
   test("other errors keep their message, cut to 500 characters", () => {

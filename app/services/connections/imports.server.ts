@@ -41,7 +41,13 @@ export async function startImport(
   const [active] = await ctx.db
     .select({ id: importRuns.id })
     .from(importRuns)
-    .where(and(eq(importRuns.tenantId, ctx.tenantId), eq(importRuns.connectionId, connection.id), inArray(importRuns.status, ["queued", "running"])));
+    .where(
+      and(
+        eq(importRuns.tenantId, ctx.tenantId),
+        eq(importRuns.connectionId, connection.id),
+        inArray(importRuns.status, ["queued", "running"]),
+      ),
+    );
   if (active) throw new ServiceError("An import is already running for this connection.", 409);
   return ctx.db.transaction(async (tx) => {
     const [run] = await tx
@@ -144,7 +150,10 @@ export async function runImport(db: Db, runId: string, options: RunOptions = {})
       }
     }
   }
-  await db.update(importRuns).set({ rowsTotal: total }).where(and(eq(importRuns.id, run.id), eq(importRuns.runnerId, runnerId)));
+  await db
+    .update(importRuns)
+    .set({ rowsTotal: total })
+    .where(and(eq(importRuns.id, run.id), eq(importRuns.runnerId, runnerId)));
   const share = total === 0 ? 0 : rejected / total;
   if (share > connection.maxRejectedShare) {
     await writeRejectionsOnly(db, run, connection.tenantId, read(connector), mapping, connection.filters);
@@ -159,7 +168,12 @@ export async function runImport(db: Db, runId: string, options: RunOptions = {})
   }
 
   // Pass 2 (write): batches from the checkpoint on; earlier rows only rebuild the duplicate map.
-  const counters: Counters = { rowsRead: run.rowsRead, rowsImported: run.rowsImported, rowsRejected: run.rowsRejected, rowsFiltered: run.rowsFiltered };
+  const counters: Counters = {
+    rowsRead: run.rowsRead,
+    rowsImported: run.rowsImported,
+    rowsRejected: run.rowsRejected,
+    rowsFiltered: run.rowsFiltered,
+  };
   const writer = createBatchWriter(db, { tenantId: connection.tenantId, connectionId: connection.id, runId: run.id, runnerId });
   const validate = createRowValidator(mapping);
   // Source rows are read in small pages and dropped once classified: a batch waiting on the
@@ -229,7 +243,11 @@ async function writeRejectionsOnly(
 }
 
 async function insertRejections(db: DbOrTx, tenantId: string, runId: string, rows: Extract<Classified, { kind: "rejected" }>[]) {
-  const json = new JsonRowsWriter().write(rows, (r) => ({ row_number: r.row.rowNumber, reasons: r.reasons, raw: Object.entries(r.row.values) }));
+  const json = new JsonRowsWriter().write(rows, (r) => ({
+    row_number: r.row.rowNumber,
+    reasons: r.reasons,
+    raw: Object.entries(r.row.values),
+  }));
   await db.execute(sql`
     insert into import_rejections (tenant_id, run_id, row_number, reasons, raw)
     select ${tenantId}::uuid, ${runId}::uuid, x.row_number, x.reasons, x.raw
@@ -275,7 +293,22 @@ const fromJson = (json: Buffer) => sql`convert_from(${json}::bytea, 'UTF8')::jso
 
 type Rows<T> = { rows: T[] };
 
-const CUSTOMER_COLUMNS = ["customer_type", "first_name", "last_name", "business_name", "name", "email", "phone", "address1", "address2", "city", "state", "zip", "producer", "csr"] as const;
+const CUSTOMER_COLUMNS = [
+  "customer_type",
+  "first_name",
+  "last_name",
+  "business_name",
+  "name",
+  "email",
+  "phone",
+  "address1",
+  "address2",
+  "city",
+  "state",
+  "zip",
+  "producer",
+  "csr",
+] as const;
 const POLICY_COLUMNS = [
   "policy_number",
   "line_of_business",
@@ -375,7 +408,10 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
       on conflict ((lower(name))) do nothing`);
     const found = (await tx.execute(sql`
       select id, lower(name) as key from carriers
-      where lower(name) in (select lower(x) from json_array_elements_text(${json}::json) as x)`)) as unknown as Rows<{ id: string; key: string }>;
+      where lower(name) in (select lower(x) from json_array_elements_text(${json}::json) as x)`)) as unknown as Rows<{
+      id: string;
+      key: string;
+    }>;
     for (const r of found.rows) carrierIds.set(r.key, r.id);
   }
 
@@ -429,7 +465,6 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
     await tx.execute(upsertBatchSql(scope.tenantId, scope.connectionId, customerJson, policyJson));
   }
 
-
   async function upsertPeople(tx: DbOrTx, valid: Extract<Classified, { kind: "valid" }>[]) {
     const fresh = new Map<string, { name: string; role: string }>();
     const add = (name: string | null, role: string) => {
@@ -476,7 +511,10 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
           returning id`)) as unknown as Rows<{ id: string }>;
         if (claimed.rows.length === 0) return false;
         if (valid.length > 0) {
-          await carriersFor(tx, valid.map((v) => v.policy.carrierName));
+          await carriersFor(
+            tx,
+            valid.map((v) => v.policy.carrierName),
+          );
           await upsertBatch(tx, valid);
           await upsertPeople(tx, valid);
         }
@@ -530,7 +568,14 @@ async function finishRun(
       .update(connections)
       .set(
         outcome.ok
-          ? { status: "connected", lastSyncAt: finishedAt, lastDurationMs: durationMs, recordsImported: latest.rowsImported, lastError: null, updatedAt: finishedAt }
+          ? {
+              status: "connected",
+              lastSyncAt: finishedAt,
+              lastDurationMs: durationMs,
+              recordsImported: latest.rowsImported,
+              lastError: null,
+              updatedAt: finishedAt,
+            }
           : { status: "error", lastDurationMs: durationMs, lastError: outcome.error ?? "Import failed", updatedAt: finishedAt },
       )
       .where(eq(connections.id, connection.id));

@@ -24,10 +24,25 @@ describe("imports: tenant scope", () => {
         .returning({ id: connections.id });
       const runs = await t.db
         .insert(importRuns)
-        .values(Array.from({ length: 1 + t.index }, (_, i) => ({ tenantId: t.tenant.id, connectionId: connection.id, status: "failed" as const, createdAt: new Date(Date.now() - (i + 1) * 60_000) })))
+        .values(
+          Array.from({ length: 1 + t.index }, (_, i) => ({
+            tenantId: t.tenant.id,
+            connectionId: connection.id,
+            status: "failed" as const,
+            createdAt: new Date(Date.now() - (i + 1) * 60_000),
+          })),
+        )
         .returning({ id: importRuns.id });
       const rejected = Array.from({ length: 2 + t.index }, (_, i) => `Bad row ${t.tag} ${i}`);
-      await t.db.insert(importRejections).values(rejected.map((value, i) => ({ tenantId: t.tenant.id, runId: runs[0].id, rowNumber: i + 2, reasons: ["Missing policy number"], raw: [["Name", value]] as [string, string][] })));
+      await t.db.insert(importRejections).values(
+        rejected.map((value, i) => ({
+          tenantId: t.tenant.id,
+          runId: runs[0].id,
+          rowNumber: i + 2,
+          reasons: ["Missing policy number"],
+          raw: [["Name", value]] as [string, string][],
+        })),
+      );
       const customers = 2 + t.index;
       for (let i = 0; i < customers; i++) {
         const customer = await createCustomer(t.db, t.tenant.id, { name: `Scope ${t.tag} ${i}`, connectionId: connection.id });
@@ -48,7 +63,14 @@ describe("imports: tenant scope", () => {
         theirLatest: await getLatestRun(me.ctx, other.seed.connectionId),
         theirCounts: await importedCounts(me.db, me.tenant.id, other.seed.connectionId),
       }),
-      (r) => ({ runs: ids(r.runs), latest: r.latest?.id, counts: r.counts, theirRuns: r.theirRuns, theirLatest: r.theirLatest as unknown, theirCounts: r.theirCounts }),
+      (r) => ({
+        runs: ids(r.runs),
+        latest: r.latest?.id,
+        counts: r.counts,
+        theirRuns: r.theirRuns,
+        theirLatest: r.theirLatest as unknown,
+        theirCounts: r.theirCounts,
+      }),
       (me) => ({
         runs: sorted(me.seed.runIds),
         latest: me.seed.runIds[0],
@@ -63,8 +85,18 @@ describe("imports: tenant scope", () => {
   test("the rejected rows CSV: the tenant's own run has its rows; the other tenant's run id gives none", async () => {
     await expectTenantScoped(
       pair,
-      async (me, other) => ({ mine: await text(rejectionsCsv(me.ctx, me.seed.runIds[0])), theirs: await text(rejectionsCsv(me.ctx, other.seed.runIds[0])) }),
-      (r) => ({ mine: r.mine.trimEnd().split("\r\n").slice(1).map((line) => line.split(",")[2]), theirs: r.theirs }),
+      async (me, other) => ({
+        mine: await text(rejectionsCsv(me.ctx, me.seed.runIds[0])),
+        theirs: await text(rejectionsCsv(me.ctx, other.seed.runIds[0])),
+      }),
+      (r) => ({
+        mine: r.mine
+          .trimEnd()
+          .split("\r\n")
+          .slice(1)
+          .map((line) => line.split(",")[2]),
+        theirs: r.theirs,
+      }),
       (me) => ({ mine: me.seed.rejected, theirs: "Row,Reasons\r\n" }),
     );
   });

@@ -8,22 +8,174 @@ import { getPreset } from "./mapping/presets";
 
 export const SAMPLE_HEADERS = Object.values(getPreset("ezlynx")!.fields);
 
-const FIRST = ["James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David", "Elizabeth", "William", "Barbara", "Richard", "Susan", "Joseph", "Jessica", "Thomas", "Sarah", "Carlos", "Karen", "Daniel", "Lisa", "Matthew", "Nancy", "Anthony", "Betty", "Mark", "Sandra", "Priya", "Ashley", "Kevin", "Emily", "Brian", "Donna", "Wei", "Michelle"];
-const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin", "Lee", "Perez", "Thompson", "White", "Harris", "Sanchez", "Clark", "Ramirez", "Lewis", "Robinson", "Walker", "Young", "Allen", "King", "Wright", "Nguyen", "O'Brien", "Patel"];
-const BUSINESS = ["Bayside Bakery LLC", "Summit Roofing Inc", "Green Valley Farms", "Lakeshore Dental Group", "Ironwood Construction Co", "Main Street Florist", "Coastal Auto Repair LLC", "Pinecrest Property Services", "Redline Logistics Inc", "Harbor Point Marina LLC"];
-const STREETS = ["Oak St", "Maple Ave", "Cedar Ln", "Pine Rd", "Elm St", "Washington Blvd", "Lakeview Dr", "Hillcrest Ave", "Sunset Blvd", "River Rd", "Park Pl", "Highland Ave"];
-const PLACES = [
-  ["Austin", "TX", "78701"], ["Dallas", "TX", "75201"], ["Houston", "TX", "77002"], ["Tampa", "FL", "33602"],
-  ["Orlando", "FL", "32801"], ["Atlanta", "GA", "30303"], ["Charlotte", "NC", "28202"], ["Columbus", "OH", "43215"],
-  ["Phoenix", "AZ", "85004"], ["Denver", "CO", "80202"], ["Nashville", "TN", "37203"], ["Richmond", "VA", "23219"],
+const FIRST = [
+  "James",
+  "Mary",
+  "Robert",
+  "Patricia",
+  "John",
+  "Jennifer",
+  "Michael",
+  "Linda",
+  "David",
+  "Elizabeth",
+  "William",
+  "Barbara",
+  "Richard",
+  "Susan",
+  "Joseph",
+  "Jessica",
+  "Thomas",
+  "Sarah",
+  "Carlos",
+  "Karen",
+  "Daniel",
+  "Lisa",
+  "Matthew",
+  "Nancy",
+  "Anthony",
+  "Betty",
+  "Mark",
+  "Sandra",
+  "Priya",
+  "Ashley",
+  "Kevin",
+  "Emily",
+  "Brian",
+  "Donna",
+  "Wei",
+  "Michelle",
 ];
-const CARRIERS = ["Progressive", "Safeco", "Travelers", "Nationwide", "Allstate", "The Hartford", "Liberty Mutual", "Foremost", "Openly", "Hanover", "Erie Insurance", "Auto-Owners", "Chubb", "Branch"];
-const PERSONAL_LINES = [["AUTOP", 0.45], ["HOME", 0.3], ["DFIRE", 0.08], ["PUMBR", 0.08], ["BOAT", 0.04], ["Renters", 0.05]] as const;
-const COMMERCIAL_LINES = [["BOP", 0.35], ["CGL", 0.25], ["WCOMP", 0.2], ["AUTOB", 0.2]] as const;
-const STATUSES = [["Active", 0.82], ["Renewed", 0.08], ["Cancelled", 0.05], ["Expired", 0.05]] as const;
+const LAST = [
+  "Smith",
+  "Johnson",
+  "Williams",
+  "Brown",
+  "Jones",
+  "Garcia",
+  "Miller",
+  "Davis",
+  "Rodriguez",
+  "Martinez",
+  "Hernandez",
+  "Lopez",
+  "Gonzalez",
+  "Wilson",
+  "Anderson",
+  "Thomas",
+  "Taylor",
+  "Moore",
+  "Jackson",
+  "Martin",
+  "Lee",
+  "Perez",
+  "Thompson",
+  "White",
+  "Harris",
+  "Sanchez",
+  "Clark",
+  "Ramirez",
+  "Lewis",
+  "Robinson",
+  "Walker",
+  "Young",
+  "Allen",
+  "King",
+  "Wright",
+  "Nguyen",
+  "O'Brien",
+  "Patel",
+];
+const BUSINESS = [
+  "Bayside Bakery LLC",
+  "Summit Roofing Inc",
+  "Green Valley Farms",
+  "Lakeshore Dental Group",
+  "Ironwood Construction Co",
+  "Main Street Florist",
+  "Coastal Auto Repair LLC",
+  "Pinecrest Property Services",
+  "Redline Logistics Inc",
+  "Harbor Point Marina LLC",
+];
+const STREETS = [
+  "Oak St",
+  "Maple Ave",
+  "Cedar Ln",
+  "Pine Rd",
+  "Elm St",
+  "Washington Blvd",
+  "Lakeview Dr",
+  "Hillcrest Ave",
+  "Sunset Blvd",
+  "River Rd",
+  "Park Pl",
+  "Highland Ave",
+];
+const PLACES = [
+  ["Austin", "TX", "78701"],
+  ["Dallas", "TX", "75201"],
+  ["Houston", "TX", "77002"],
+  ["Tampa", "FL", "33602"],
+  ["Orlando", "FL", "32801"],
+  ["Atlanta", "GA", "30303"],
+  ["Charlotte", "NC", "28202"],
+  ["Columbus", "OH", "43215"],
+  ["Phoenix", "AZ", "85004"],
+  ["Denver", "CO", "80202"],
+  ["Nashville", "TN", "37203"],
+  ["Richmond", "VA", "23219"],
+];
+const CARRIERS = [
+  "Progressive",
+  "Safeco",
+  "Travelers",
+  "Nationwide",
+  "Allstate",
+  "The Hartford",
+  "Liberty Mutual",
+  "Foremost",
+  "Openly",
+  "Hanover",
+  "Erie Insurance",
+  "Auto-Owners",
+  "Chubb",
+  "Branch",
+];
+const PERSONAL_LINES = [
+  ["AUTOP", 0.45],
+  ["HOME", 0.3],
+  ["DFIRE", 0.08],
+  ["PUMBR", 0.08],
+  ["BOAT", 0.04],
+  ["Renters", 0.05],
+] as const;
+const COMMERCIAL_LINES = [
+  ["BOP", 0.35],
+  ["CGL", 0.25],
+  ["WCOMP", 0.2],
+  ["AUTOB", 0.2],
+] as const;
+const STATUSES = [
+  ["Active", 0.82],
+  ["Renewed", 0.08],
+  ["Cancelled", 0.05],
+  ["Expired", 0.05],
+] as const;
 const PRODUCERS = ["Alex Rivera", "Jordan Blake", "Morgan Chen", "Taylor Brooks"];
 const CSRS = ["Casey Nguyen", "Riley Patel", "Jamie Foster"];
-const BASE_PREMIUM: Record<string, number> = { AUTOP: 1450, HOME: 1850, DFIRE: 950, PUMBR: 380, BOAT: 420, Renters: 210, BOP: 3200, CGL: 2600, WCOMP: 5400, AUTOB: 4800 };
+const BASE_PREMIUM: Record<string, number> = {
+  AUTOP: 1450,
+  HOME: 1850,
+  DFIRE: 950,
+  PUMBR: 380,
+  BOAT: 420,
+  Renters: 210,
+  BOP: 3200,
+  CGL: 2600,
+  WCOMP: 5400,
+  AUTOB: 4800,
+};
 
 function prng(seed: number) {
   let a = seed >>> 0;
@@ -62,7 +214,7 @@ export async function* generateSampleExport(options: SampleOptions = {}): AsyncI
   const duplicates = options.duplicateRows ?? Math.max(1, Math.round(total * 0.001));
   const [asY, asM, asD] = (options.asOf ?? "2025-06-01").split("-").map(Number);
   const asOf = Date.UTC(asY, asM - 1, asD);
-  const pick = <T,>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
   const weighted = <T extends string>(list: readonly (readonly [T, number])[]) => {
     let r = random();
     for (const [v, w] of list) {
@@ -86,7 +238,8 @@ export async function* generateSampleExport(options: SampleOptions = {}): AsyncI
     const name = commercial ? `${pick(BUSINESS)}${random() < 0.3 ? ` #${customerNo % 97}` : ""}` : `${last}, ${first}`;
     const [city, state, zip] = pick(PLACES);
     const address = `${100 + Math.floor(random() * 9800)} ${pick(STREETS)}`;
-    const email = random() < 0.15 ? "" : `${(commercial ? name.split(" ")[0] : first).toLowerCase().replace(/[^a-z]/g, "")}.${customerNo}@example.com`;
+    const email =
+      random() < 0.15 ? "" : `${(commercial ? name.split(" ")[0] : first).toLowerCase().replace(/[^a-z]/g, "")}.${customerNo}@example.com`;
     const phone = `(${200 + Math.floor(random() * 700)}) ${200 + Math.floor(random() * 700)}-${String(Math.floor(random() * 10000)).padStart(4, "0")}`;
     const producer = pick(PRODUCERS);
     const csr = pick(CSRS);
@@ -104,7 +257,8 @@ export async function* generateSampleExport(options: SampleOptions = {}): AsyncI
       const date = (d: Date) => (random() < 0.7 ? usDate(d) : isoDate(d));
       const prior = Math.round(BASE_PREMIUM[lob] * (0.6 + random() * 0.9) * (term === 6 ? 0.5 : 1) * 100) / 100;
       const premium = Math.round(prior * (0.92 + random() * 0.38) * 100) / 100;
-      const money = (v: number) => (random() < 0.5 ? `$${v.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}` : String(v));
+      const money = (v: number) =>
+        random() < 0.5 ? `$${v.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}` : String(v);
       const renewal = random() < 0.35 ? money(Math.round(premium * (0.95 + random() * 0.3) * 100) / 100) : "";
       const cells = [
         String(customerNo),

@@ -52,14 +52,22 @@ async function remarketed(kind: "salesforce" | "file", policyNumber = "HO-77") {
     dueDaysBeforeExpiration: 30,
   });
   const customer = await createCustomer(t.db, t.tenant.id, { name: "Quinn Baker", connectionId: connection.id });
-  const policy = await createPolicy(t.db, t.tenant.id, { customerId: customer.id, connectionId: connection.id, expirationDate: "2026-04-15", policyNumber });
+  const policy = await createPolicy(t.db, t.tenant.id, {
+    customerId: customer.id,
+    connectionId: connection.id,
+    expirationDate: "2026-04-15",
+    policyNumber,
+  });
   const { taskId } = await remarketPolicy(ctx, policy.id);
   return { ...t, ctx, connection, taskId: taskId! };
 }
 
 /** Run this tenant's write-back job as the worker would (its first attempt unless told otherwise). */
 async function runWriteback(db: Awaited<ReturnType<typeof createTestTenant>>["db"], tenantId: string, override: Partial<JobRecord> = {}) {
-  const [row] = await db.select().from(jobs).where(and(eq(jobs.tenantId, tenantId), eq(jobs.type, TASK_WRITEBACK_JOB)));
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.type, TASK_WRITEBACK_JOB)));
   expect(row).toBeDefined();
   const job: JobRecord = { id: row.id, tenantId, type: row.type, payload: row.payload, attempts: 1, maxAttempts: row.maxAttempts };
   await handleTaskWriteback({ ...job, ...override }, { db, progress: async () => {}, signal: new AbortController().signal });
@@ -84,7 +92,10 @@ describe("task write-back", () => {
   test("file connectors write nothing back: no job, the task is for the CSV export", async () => {
     const t = await remarketed("file");
     expect(await taskRow(t.db, t.taskId)).toMatchObject({ writeback: "none" });
-    const queued = await t.db.select().from(jobs).where(and(eq(jobs.tenantId, t.tenant.id), eq(jobs.type, TASK_WRITEBACK_JOB)));
+    const queued = await t.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.tenantId, t.tenant.id), eq(jobs.type, TASK_WRITEBACK_JOB)));
     expect(queued).toHaveLength(0);
   });
 
@@ -136,7 +147,10 @@ describe("task write-back", () => {
     expect(await taskRow(t.db, t.taskId)).toMatchObject({ writeback: "failed", writebackError: "invalid credentials" });
     const [connection] = await t.db.select().from(connections).where(eq(connections.id, t.connection.id));
     expect(connection).toMatchObject({ status: "error", invalidCredentials: true });
-    const notes = await t.db.select().from(notifications).where(and(eq(notifications.tenantId, t.tenant.id), eq(notifications.kind, "connection.invalid_credentials")));
+    const notes = await t.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.tenantId, t.tenant.id), eq(notifications.kind, "connection.invalid_credentials")));
     expect(notes).toHaveLength(1);
   });
 

@@ -24,7 +24,10 @@ async function supports(db: DbOrTx, input: { tenantId: string; connectionId: str
 // How far the system's clock may be behind ours when looking for a task an attempt wrote.
 const CLOCK_SKEW_MS = 15 * 60_000;
 
-export async function writeTaskBack(db: Db, input: { tenantId: string; taskId: string; connectionId: string; retry?: boolean }): Promise<TaskWriteOutcome> {
+export async function writeTaskBack(
+  db: Db,
+  input: { tenantId: string; taskId: string; connectionId: string; retry?: boolean },
+): Promise<TaskWriteOutcome> {
   const [task] = await db
     .select({
       title: tasks.title,
@@ -90,7 +93,10 @@ export async function writeTaskBack(db: Db, input: { tenantId: string; taskId: s
     if (error instanceof InvalidCredentialsError) return { status: "failed", reason: "invalid credentials" };
     // A refusal (validation, permissions) is final; 5xx, time-outs and network errors are retried.
     if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
-      return { status: "failed", reason: `${getIntegration(connection.integrationId)?.name ?? "The system"} refused the task (${error.status}): ${error.message}` };
+      return {
+        status: "failed",
+        reason: `${getIntegration(connection.integrationId)?.name ?? "The system"} refused the task (${error.status}): ${error.message}`,
+      };
     }
     throw error;
   }

@@ -7,7 +7,6 @@ export { type DomainConfig } from "~/utils/file-options";
 import { clock, type TenantContext } from "../platform/context.server";
 import { ServiceError } from "../platform/errors.server";
 
-
 export function defaultDomainConfig(domain: FileDomain): DomainConfig {
   return { domain, delimiter: "auto", headerRow: 1, dateFormat: "auto", encoding: "auto" };
 }

@@ -14,7 +14,10 @@ function signature(fileId: string, expires: number) {
 /** A public download path for `fileId` that works without a session until it expires (seed files/get-public-url). */
 export function signFileLink(fileId: string, now = new Date(), ttlMinutes = getEnv().PUBLIC_LINK_TTL_MINUTES) {
   const expires = Math.floor(now.getTime() / 1000) + Math.round(ttlMinutes * 60);
-  return { path: `/public/files/${fileId}?expires=${expires}&signature=${signature(fileId, expires)}`, expiresAt: new Date(expires * 1000) };
+  return {
+    path: `/public/files/${fileId}?expires=${expires}&signature=${signature(fileId, expires)}`,
+    expiresAt: new Date(expires * 1000),
+  };
 }
 
 export type LinkCheck = "valid" | "expired" | "invalid";

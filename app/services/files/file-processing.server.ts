@@ -69,9 +69,17 @@ export async function processFileJob(job: JobRecord, helpers: JobHelpers) {
   }
 }
 
-async function finish(db: Db, file: { id: string; tenantId: string; uploadedBy: string | null; name: string }, to: "Ready" | "Failed", reason?: string) {
+async function finish(
+  db: Db,
+  file: { id: string; tenantId: string; uploadedBy: string | null; name: string },
+  to: "Ready" | "Failed",
+  reason?: string,
+) {
   await db.transaction(async (tx) => {
-    const moved = await transitionFile(tx, file.id, to, { from: to === "Ready" ? ["Processed"] : ["Uploaded", "Progress", "Processed"], message: reason });
+    const moved = await transitionFile(tx, file.id, to, {
+      from: to === "Ready" ? ["Processed"] : ["Uploaded", "Progress", "Processed"],
+      message: reason,
+    });
     if (!moved) return;
     await notify(tx, {
       tenantId: file.tenantId,

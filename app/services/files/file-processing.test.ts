@@ -53,7 +53,10 @@ describe("processing a good file", () => {
     expect(report.sheets[0]).toMatchObject({ rows: 2, columns: 2 });
     // Running the job again (a retry after a crash) changes nothing and notifies nobody twice.
     await run(ctx, id, 2);
-    const rows = await ctx.db.select().from(notifications).where(and(eq(notifications.tenantId, ctx.tenantId), eq(notifications.fileName, "book.csv")));
+    const rows = await ctx.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.tenantId, ctx.tenantId), eq(notifications.fileName, "book.csv")));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ kind: "file.ready", userId: ctx.userId, link: `/files/${id}` });
     expect((await getFileDetail(ctx, id)).history).toHaveLength(4);
@@ -76,7 +79,14 @@ describe("processing a good file", () => {
 
   test("XLSX with two sheets", async () => {
     const xlsx = makeXlsx([
-      { name: "A", rows: [["x", "y"], [1, "a"], [2, "b"]] },
+      {
+        name: "A",
+        rows: [
+          ["x", "y"],
+          [1, "a"],
+          [2, "b"],
+        ],
+      },
       { name: "B", rows: [["z"], ["q"]] },
     ]);
     const { ctx, id, detail } = await processBytes("two.xlsx", xlsx);
@@ -101,7 +111,10 @@ describe("processing a good file", () => {
       { name: "[Content_Types].xml", data: "<Types/>" },
       { name: "word/document.xml", data: "<w:document/>" },
       { name: "docProps/app.xml", data: "<Properties><Pages>3</Pages><Words>812</Words></Properties>" },
-      { name: "docProps/core.xml", data: '<cp:coreProperties xmlns:dc="x"><dc:title>Coverage summary</dc:title><dc:creator>Dana</dc:creator></cp:coreProperties>' },
+      {
+        name: "docProps/core.xml",
+        data: '<cp:coreProperties xmlns:dc="x"><dc:title>Coverage summary</dc:title><dc:creator>Dana</dc:creator></cp:coreProperties>',
+      },
     ]);
     const { detail } = await processBytes("summary.docx", docx);
     expect(detail.file.status).toBe("Ready");
@@ -120,16 +133,23 @@ describe("hostile files end Failed with a reason", () => {
     return detail;
   }
 
-  test("ragged rows", () => expectFailed("ragged.csv", Buffer.from("a,b,c\n1,2,3\n4,5\n"), /^Ragged rows: data row 2 has 2 fields where 3 were expected/));
+  test("ragged rows", () =>
+    expectFailed("ragged.csv", Buffer.from("a,b,c\n1,2,3\n4,5\n"), /^Ragged rows: data row 2 has 2 fields where 3 were expected/));
 
-  test("a stray quote inside a value", () => expectFailed("quotes3.csv", Buffer.from('a,b\nx"y,2\n'), /^Bad quoting: a quote opens in the middle of a value/));
+  test("a stray quote inside a value", () =>
+    expectFailed("quotes3.csv", Buffer.from('a,b\nx"y,2\n'), /^Bad quoting: a quote opens in the middle of a value/));
 
   test("bad quoting", () => expectFailed("quotes.csv", Buffer.from('a,b\n"1,2\n3,4\n'), /^Bad quoting: a quoted value is never closed/));
 
-  test("text after a closing quote", () => expectFailed("quotes2.csv", Buffer.from('a,b\n"x"y,2\n'), /^Bad quoting: text follows a closing quote \(line 2\)/));
+  test("text after a closing quote", () =>
+    expectFailed("quotes2.csv", Buffer.from('a,b\n"x"y,2\n'), /^Bad quoting: text follows a closing quote \(line 2\)/));
 
   test("a UTF-32 byte order mark", () =>
-    expectFailed("utf32.csv", Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from("a\0\0\0")]), /^Unsupported encoding: the file starts with a UTF-32 LE byte order mark/));
+    expectFailed(
+      "utf32.csv",
+      Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from("a\0\0\0")]),
+      /^Unsupported encoding: the file starts with a UTF-32 LE byte order mark/,
+    ));
 
   test("a UTF-7 byte order mark", () => expectFailed("utf7.csv", Buffer.from("+/v8-a,b\n1,2\n"), /UTF-7 byte order mark/));
 
@@ -137,14 +157,26 @@ describe("hostile files end Failed with a reason", () => {
     expectFailed("binary.csv", Buffer.from(Array.from({ length: 2000 }, (_, i) => (i % 7) + 1)), /^Unknown encoding/));
 
   test("a single 50 MB cell", () =>
-    expectFailed("huge-cell.csv", repeat(Buffer.alloc(1024 * 1024, "x"), 50, Buffer.from("a,b\n1,")), /^A row is too large: more than 8 MB/));
+    expectFailed(
+      "huge-cell.csv",
+      repeat(Buffer.alloc(1024 * 1024, "x"), 50, Buffer.from("a,b\n1,")),
+      /^A row is too large: more than 8 MB/,
+    ));
 
   test("a spreadsheet with a million empty columns (CSV)", () =>
-    expectFailed("wide.csv", repeat(Buffer.alloc(100_000, ","), 10, Buffer.from("a"), Buffer.from("\n1\n")), /^Too many columns: 1,000,001 \(the limit is 2,000\)/));
+    expectFailed(
+      "wide.csv",
+      repeat(Buffer.alloc(100_000, ","), 10, Buffer.from("a"), Buffer.from("\n1\n")),
+      /^Too many columns: 1,000,001 \(the limit is 2,000\)/,
+    ));
 
   test("a spreadsheet with a million empty columns (XLSX)", async () => {
     const sheet = `<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c>${"<c/>".repeat(1_000_000)}</row></sheetData></worksheet>`;
-    await expectFailed("wide.xlsx", makeXlsx([{ name: "Wide", rows: [] }], { sheetXml: { 0: sheet } }), /^Too many columns: the sheet Wide has cells past column 16,384/);
+    await expectFailed(
+      "wide.xlsx",
+      makeXlsx([{ name: "Wide", rows: [] }], { sheetXml: { 0: sheet } }),
+      /^Too many columns: the sheet Wide has cells past column 16,384/,
+    );
   });
 
   test("a 50 MB cell inside an XLSX", async () => {
@@ -162,7 +194,11 @@ describe("hostile files end Failed with a reason", () => {
       { name: "xl/worksheets/sheet1.xml", data: "", raw: bomb },
     ]);
     expect(zip.length).toBeLessThan(2 * 1024 * 1024);
-    await expectFailed("bomb.xlsx", zip, /^Zip bomb suspected: xl\/worksheets\/sheet1.xml would decompress to 600 MB \(the cap is 512 MB\)/);
+    await expectFailed(
+      "bomb.xlsx",
+      zip,
+      /^Zip bomb suspected: xl\/worksheets\/sheet1.xml would decompress to 600 MB \(the cap is 512 MB\)/,
+    );
   });
 
   test("a zip bomb that lies about its size", async () => {
@@ -175,7 +211,8 @@ describe("hostile files end Failed with a reason", () => {
     await expectFailed("liar.xlsx", zip, /^Zip bomb suspected/);
   });
 
-  test("not a zip at all behind .xlsx", () => expectFailed("fake.xlsx", Buffer.from("PK\u0003\u0004 broken"), /^Not a readable Office file/));
+  test("not a zip at all behind .xlsx", () =>
+    expectFailed("fake.xlsx", Buffer.from("PK\u0003\u0004 broken"), /^Not a readable Office file/));
 });
 
 /** `mb` megabytes of zeros, deflated in pieces (never held inflated). */

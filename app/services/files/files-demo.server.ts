@@ -19,7 +19,12 @@ function renewalsCsv() {
   const rows = ["Policy #,Customer,Line of Business,Carrier,Exp Date,Written Premium,Prior Premium,Email"];
   for (let i = 0; i < 60; i++) {
     const prior = 600 + ((i * 137) % 2400);
-    const premium = i % 11 === 0 ? "N/A" : i % 2 ? `"$${(prior * (1 + ((i % 7) - 2) / 20)).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}"` : (prior * 1.08).toFixed(2);
+    const premium =
+      i % 11 === 0
+        ? "N/A"
+        : i % 2
+          ? `"$${(prior * (1 + ((i % 7) - 2) / 20)).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}"`
+          : (prior * 1.08).toFixed(2);
     const month = String(1 + (i % 12)).padStart(2, "0");
     const day = String(1 + (i % 27)).padStart(2, "0");
     rows.push(
@@ -33,14 +38,25 @@ function renewalsCsv() {
 function customersCsv() {
   const rows = ["Client Number;Name;State;Phone;Customer Since;Active"];
   for (let i = 0; i < 40; i++) {
-    rows.push(`C${1000 + i};${NAMES[i % NAMES.length]} ${i};${["CA", "OR", "WA", "NV"][i % 4]};(555) ${String(200 + i)}-${String(1000 + i * 7)};20${String(10 + (i % 14)).padStart(2, "0")}-0${1 + (i % 9)}-15;${i % 6 ? "Yes" : "No"}`);
+    rows.push(
+      `C${1000 + i};${NAMES[i % NAMES.length]} ${i};${["CA", "OR", "WA", "NV"][i % 4]};(555) ${String(200 + i)}-${String(1000 + i * 7)};20${String(10 + (i % 14)).padStart(2, "0")}-0${1 + (i % 9)}-15;${i % 6 ? "Yes" : "No"}`,
+    );
   }
   return "\uFEFF" + rows.join("\n") + "\n";
 }
 
 async function addFile(
   ctx: DemoSeedContext,
-  input: { name: string; domain: "policies" | "customers" | "carriers"; content: string; status: FileStatus; reason?: string; report?: EdaReport; minutesAgo: number; read: boolean },
+  input: {
+    name: string;
+    domain: "policies" | "customers" | "carriers";
+    content: string;
+    status: FileStatus;
+    reason?: string;
+    report?: EdaReport;
+    minutesAgo: number;
+    read: boolean;
+  },
 ) {
   const key = newStorageKey(ctx.tenantId, "csv");
   const bytes = Buffer.from(input.content, "utf8");
@@ -63,11 +79,19 @@ async function addFile(
       updatedAt: at(1),
     })
     .returning({ id: files.id });
-  const steps: FileStatus[] = input.status === "Ready" ? ["Uploaded", "Progress", "Processed", "Ready"] : ["Uploaded", "Progress", "Failed"];
+  const steps: FileStatus[] =
+    input.status === "Ready" ? ["Uploaded", "Progress", "Processed", "Ready"] : ["Uploaded", "Progress", "Failed"];
   await ctx.db.insert(fileEvents).values(
-    steps.map((status, i) => ({ tenantId: ctx.tenantId, fileId: row.id, status, message: status === "Failed" ? input.reason : null, createdAt: at(i * 0.2) })),
+    steps.map((status, i) => ({
+      tenantId: ctx.tenantId,
+      fileId: row.id,
+      status,
+      message: status === "Failed" ? input.reason : null,
+      createdAt: at(i * 0.2),
+    })),
   );
-  if (input.report) await ctx.db.insert(fileReports).values({ fileId: row.id, tenantId: ctx.tenantId, report: input.report, createdAt: at(1) });
+  if (input.report)
+    await ctx.db.insert(fileReports).values({ fileId: row.id, tenantId: ctx.tenantId, report: input.report, createdAt: at(1) });
   const id = await notify(
     ctx.db,
     {
@@ -81,7 +105,11 @@ async function addFile(
     },
     at(1),
   );
-  if (input.read) await ctx.db.update(notifications).set({ readAt: at(2) }).where(and(eq(notifications.tenantId, ctx.tenantId), eq(notifications.id, id)));
+  if (input.read)
+    await ctx.db
+      .update(notifications)
+      .set({ readAt: at(2) })
+      .where(and(eq(notifications.tenantId, ctx.tenantId), eq(notifications.id, id)));
 }
 
 async function reportFor(name: string, content: string, delimiter = "auto"): Promise<EdaReport> {
@@ -113,8 +141,24 @@ async function reportFor(name: string, content: string, delimiter = "auto"): Pro
 registerDemoSeeder("files", async (ctx) => {
   const renewals = renewalsCsv();
   const customers = customersCsv();
-  await addFile(ctx, { name: "Customer export (AMS).csv", domain: "customers", content: customers, status: "Ready", report: await reportFor("Customer export (AMS).csv", customers), minutesAgo: 26 * 60, read: true });
-  await addFile(ctx, { name: "Renewals Q1 2026.csv", domain: "policies", content: renewals, status: "Ready", report: await reportFor("Renewals Q1 2026.csv", renewals), minutesAgo: 90, read: false });
+  await addFile(ctx, {
+    name: "Customer export (AMS).csv",
+    domain: "customers",
+    content: customers,
+    status: "Ready",
+    report: await reportFor("Customer export (AMS).csv", customers),
+    minutesAgo: 26 * 60,
+    read: true,
+  });
+  await addFile(ctx, {
+    name: "Renewals Q1 2026.csv",
+    domain: "policies",
+    content: renewals,
+    status: "Ready",
+    report: await reportFor("Renewals Q1 2026.csv", renewals),
+    minutesAgo: 90,
+    read: false,
+  });
   await addFile(ctx, {
     name: "carriers-appointments.csv",
     domain: "carriers",

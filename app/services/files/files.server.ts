@@ -1,16 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
-import {
-  fileEvents,
-  fileReports,
-  files,
-  jobs,
-  users,
-  type FileDomain,
-  type FileExtension,
-  type FileStatus,
-} from "~/db/schema";
+import { fileEvents, fileReports, files, jobs, users, type FileDomain, type FileExtension, type FileStatus } from "~/db/schema";
 import { clock, type TenantContext, type TxContext } from "../platform/context.server";
 import { NotFoundError } from "../platform/errors.server";
 import { CONTENT_TYPES } from "./file-types.server";
@@ -56,7 +47,10 @@ export async function createUploadedFile(ctx: TenantContext, input: NewFile) {
       .returning({ id: files.id });
     await tx.insert(fileEvents).values({ tenantId: ctx.tenantId, fileId: row.id, status: "Uploaded", createdAt: now });
     const jobId = await enqueueJob(tx, { type: FILE_JOB, tenantId: ctx.tenantId, payload: { fileId: row.id }, maxAttempts: 3 });
-    await tx.update(files).set({ jobId }).where(and(eq(files.tenantId, ctx.tenantId), eq(files.id, row.id)));
+    await tx
+      .update(files)
+      .set({ jobId })
+      .where(and(eq(files.tenantId, ctx.tenantId), eq(files.id, row.id)));
     return { id: row.id, sameName: Number(same) };
   });
 }
@@ -170,7 +164,11 @@ export async function getFileDetail(ctx: TenantContext, fileId: string) {
       .where(and(eq(fileReports.fileId, file.id), eq(fileReports.tenantId, ctx.tenantId)))
       .then((r) => r.length > 0),
     file.uploadedBy
-      ? ctx.db.select({ name: users.name }).from(users).where(and(eq(users.tenantId, ctx.tenantId), eq(users.id, file.uploadedBy))).then((r) => r[0]?.name ?? null)
+      ? ctx.db
+          .select({ name: users.name })
+          .from(users)
+          .where(and(eq(users.tenantId, ctx.tenantId), eq(users.id, file.uploadedBy)))
+          .then((r) => r[0]?.name ?? null)
       : Promise.resolve(null),
   ]);
   return { file, history, job, hasReport: report, uploadedByName: uploader };

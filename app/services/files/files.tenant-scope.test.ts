@@ -8,7 +8,13 @@ type Seed = { fileIds: string[]; mineIds: string[]; names: string[] };
 
 /** A file row as an upload leaves it (the bytes are not needed to list it). */
 async function upload(ctx: Parameters<typeof createUploadedFile>[0], name: string, domain: "policies" | "customers" = "policies") {
-  const { id } = await createUploadedFile(ctx, { name, extension: "csv", size: 10, domain, storageKey: newStorageKey(ctx.tenantId, "csv") });
+  const { id } = await createUploadedFile(ctx, {
+    name,
+    extension: "csv",
+    size: 10,
+    domain,
+    storageKey: newStorageKey(ctx.tenantId, "csv"),
+  });
   return id;
 }
 
@@ -60,7 +66,13 @@ describe("files: tenant scope", () => {
 
   test("listDomainConfigs: each tenant's own parse options", async () => {
     const configs = await twoTenants(async (t) => {
-      await saveDomainConfig(t.ctx, { domain: "policies", delimiter: t.index ? ";" : "|", headerRow: 1 + t.index, dateFormat: "auto", encoding: "auto" });
+      await saveDomainConfig(t.ctx, {
+        domain: "policies",
+        delimiter: t.index ? ";" : "|",
+        headerRow: 1 + t.index,
+        dateFormat: "auto",
+        encoding: "auto",
+      });
       return { tenant: t.tenant.id };
     });
     await expectTenantScoped(

@@ -92,7 +92,9 @@ export class S3FileStorage implements FileStorage {
       } else {
         await this.client.send(new PutObjectCommand({ Bucket, Key: temp, Body: Buffer.concat(pending) }));
       }
-      await this.client.send(new CopyObjectCommand({ Bucket, Key: key, CopySource: `${Bucket}/${temp.split("/").map(encodeURIComponent).join("/")}` }));
+      await this.client.send(
+        new CopyObjectCommand({ Bucket, Key: key, CopySource: `${Bucket}/${temp.split("/").map(encodeURIComponent).join("/")}` }),
+      );
       await this.client.send(new DeleteObjectCommand({ Bucket, Key: temp }));
       return { bytes };
     } catch (error) {
@@ -139,7 +141,9 @@ export class S3FileStorage implements FileStorage {
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     do {
-      const page = await this.client.send(new ListMultipartUploadsCommand({ Bucket, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
+      const page = await this.client.send(
+        new ListMultipartUploadsCommand({ Bucket, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+      );
       for (const upload of page.Uploads ?? []) {
         if (!ours(upload.Key) || !upload.UploadId || !upload.Initiated || upload.Initiated >= olderThan) continue;
         await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key: upload.Key, UploadId: upload.UploadId }));

@@ -59,9 +59,9 @@ describe("S3-compatible storage (against the S3 stand-in on loopback)", () => {
   });
 
   test("past the limit nothing is stored, not even the temporary key", async () => {
-    await expect(storage.write("t/too-big.bin", Readable.from(chunks(1024 * 1024, 12)), { maxBytes: 10 * 1024 * 1024 })).rejects.toBeInstanceOf(
-      FileTooLargeError,
-    );
+    await expect(
+      storage.write("t/too-big.bin", Readable.from(chunks(1024 * 1024, 12)), { maxBytes: 10 * 1024 * 1024 }),
+    ).rejects.toBeInstanceOf(FileTooLargeError);
     expect((await keys()).filter((k) => k.startsWith("t/too-big"))).toEqual([]);
   });
 
@@ -69,11 +69,27 @@ describe("S3-compatible storage (against the S3 stand-in on loopback)", () => {
     setStorageForTests(storage);
     const { ctx } = await createTestTenant();
     const key = newStorageKey(ctx.tenantId, "xlsx");
-    const xlsx = makeXlsx([{ name: "S", rows: [["a", "b"], [1, 2], [3, 4]] }]);
+    const xlsx = makeXlsx([
+      {
+        name: "S",
+        rows: [
+          ["a", "b"],
+          [1, 2],
+          [3, 4],
+        ],
+      },
+    ]);
     const { bytes } = await storage.write(key, Readable.from([xlsx]));
     const { id } = await createUploadedFile(ctx, { name: "s3.xlsx", extension: "xlsx", size: bytes, domain: "other", storageKey: key });
     await processFileJob(
-      { id: "00000000-0000-0000-0000-000000000000", tenantId: ctx.tenantId, type: FILE_JOB, payload: { fileId: id }, attempts: 1, maxAttempts: 3 },
+      {
+        id: "00000000-0000-0000-0000-000000000000",
+        tenantId: ctx.tenantId,
+        type: FILE_JOB,
+        payload: { fileId: id },
+        attempts: 1,
+        maxAttempts: 3,
+      },
       { db: ctx.db, progress: async () => {}, signal: new AbortController().signal },
     );
     expect((await getFileDetail(ctx, id)).file.status).toBe("Ready");

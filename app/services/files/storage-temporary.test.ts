@@ -43,7 +43,9 @@ describe("local disk", () => {
   test("the age limit outlasts the longest upload a live request may still be writing, and is at least an hour", () => {
     const env = getEnv();
     expect(temporaryUploadMaxAgeMs(env)).toBeGreaterThanOrEqual(HOUR);
-    expect(temporaryUploadMaxAgeMs({ ...env, UPLOAD_MAX_BYTES: 1024 ** 3, UPLOAD_MIN_BYTES_PER_SECOND: 50_000 })).toBeGreaterThan((1024 ** 3 / 50_000) * 1000);
+    expect(temporaryUploadMaxAgeMs({ ...env, UPLOAD_MAX_BYTES: 1024 ** 3, UPLOAD_MIN_BYTES_PER_SECOND: 50_000 })).toBeGreaterThan(
+      (1024 ** 3 / 50_000) * 1000,
+    );
   });
 });
 
@@ -82,7 +84,15 @@ describe("S3 (against the stand-in)", () => {
     // temporary object whose copy to the final key never ran.
     const crashedKey = `tmp/tenants/t1/files/crashed.csv.part-${UUID}`;
     const created = await client.send(new CreateMultipartUploadCommand({ Bucket: Bucket(), Key: crashedKey }));
-    await client.send(new UploadPartCommand({ Bucket: Bucket(), Key: crashedKey, UploadId: created.UploadId, PartNumber: 1, Body: Buffer.alloc(5 * 1024 * 1024, "x") }));
+    await client.send(
+      new UploadPartCommand({
+        Bucket: Bucket(),
+        Key: crashedKey,
+        UploadId: created.UploadId,
+        PartNumber: 1,
+        Body: Buffer.alloc(5 * 1024 * 1024, "x"),
+      }),
+    );
     await client.send(new PutObjectCommand({ Bucket: Bucket(), Key: `tmp/tenants/t1/files/copied.csv.part-${UUID}`, Body: "a,b\n" }));
     expect(standIn.openUploads().map((u) => u.key)).toEqual([crashedKey]);
 

@@ -71,7 +71,9 @@ describe("sign-up and confirmation", () => {
 
   test("the password policy is enforced", async () => {
     const db = await getDb();
-    await expect(signUp(db, { agencyName: "X", name: "Y", email: uniqueEmail(), password: "123" })).rejects.toThrow("at least 6 characters");
+    await expect(signUp(db, { agencyName: "X", name: "Y", email: uniqueEmail(), password: "123" })).rejects.toThrow(
+      "at least 6 characters",
+    );
   });
 });
 
@@ -121,7 +123,10 @@ describe("password reset and change", () => {
     const db = await getDb();
     const email = uniqueEmail();
     await requestPasswordReset(db, email);
-    const mails = await db.select().from(outboxEmails).where(and(eq(outboxEmails.to, email)));
+    const mails = await db
+      .select()
+      .from(outboxEmails)
+      .where(and(eq(outboxEmails.to, email)));
     expect(mails).toHaveLength(0);
   });
 

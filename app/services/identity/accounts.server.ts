@@ -66,11 +66,7 @@ function assertPasswordAllowed(password: string, field = "password") {
  * Signing up again with an unconfirmed address updates it and sends a fresh code.
  * cross-tenant: the unconfirmed account being signed up again is updated by its own id.
  */
-export async function signUp(
-  db: Db,
-  input: { agencyName: string; name: string; email: string; password: string },
-  now = new Date(),
-) {
+export async function signUp(db: Db, input: { agencyName: string; name: string; email: string; password: string }, now = new Date()) {
   assertPasswordAllowed(input.password);
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
@@ -118,11 +114,7 @@ export async function issueCode(
       .update(verificationCodes)
       .set({ consumedAt: now })
       .where(
-        and(
-          eq(verificationCodes.userId, input.userId),
-          eq(verificationCodes.purpose, input.purpose),
-          isNull(verificationCodes.consumedAt),
-        ),
+        and(eq(verificationCodes.userId, input.userId), eq(verificationCodes.purpose, input.purpose), isNull(verificationCodes.consumedAt)),
       );
     await tx.insert(verificationCodes).values({
       userId: input.userId,
@@ -161,11 +153,7 @@ async function consumeCode(
         })
         .from(verificationCodes)
         .where(
-          and(
-            eq(verificationCodes.userId, user.id),
-            eq(verificationCodes.purpose, input.purpose),
-            isNull(verificationCodes.consumedAt),
-          ),
+          and(eq(verificationCodes.userId, user.id), eq(verificationCodes.purpose, input.purpose), isNull(verificationCodes.consumedAt)),
         )
         .orderBy(desc(verificationCodes.sentAt))
         .limit(1)
@@ -183,7 +171,9 @@ async function consumeCode(
     await recordFailure(db, limits, now);
     const left = CODE_MAX_ATTEMPTS - row.attempts - 1;
     throw new ServiceError(
-      left > 0 ? `That code is not right. ${left} ${left === 1 ? "attempt" : "attempts"} left.` : "Too many wrong codes. Ask for a new one.",
+      left > 0
+        ? `That code is not right. ${left} ${left === 1 ? "attempt" : "attempts"} left.`
+        : "Too many wrong codes. Ask for a new one.",
       400,
       "code",
     );
@@ -272,7 +262,10 @@ export async function resetPassword(
   assertPasswordAllowed(input.password);
   const user = await consumeCode(db, { ...input, purpose: "reset" }, now, options);
   await markEmailProven(db, user, now);
-  await db.update(users).set({ passwordHash: await hashPassword(input.password) }).where(eq(users.id, user.id));
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(input.password) })
+    .where(eq(users.id, user.id));
   await revokeAllSessions(db, user.id, now);
   await recordAudit(db, { tenantId: user.tenantId, actorUserId: user.id, action: "user.password_reset" }, now);
   return { id: user.id, tenantId: user.tenantId, email: user.email, name: user.name };
@@ -297,7 +290,10 @@ export async function changePassword(
   }
   if (!input.newPassword) throw new ServiceError("New password is required.", 400, "newPassword");
   assertPasswordAllowed(input.newPassword, "newPassword");
-  await db.update(users).set({ passwordHash: await hashPassword(input.newPassword) }).where(eq(users.id, user.id));
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(input.newPassword) })
+    .where(eq(users.id, user.id));
   await db.execute(
     sql`update sessions set revoked_at = ${now.toISOString()}::timestamptz where user_id = ${user.id} and id <> ${input.keepSessionId} and revoked_at is null`,
   );
@@ -345,7 +341,7 @@ async function alertOwnerOfFailures(db: Db, email: string, failures: number) {
     text:
       `There were ${failures} failed attempts to sign in to your Remarket account (${email}) in the last 15 minutes. ` +
       "Sign-ins to your account are slowed down for a while; you can still sign in with your password. " +
-      "If these attempts were not yours, nobody got in. To be safe, choose a new password with \"Forgot password?\" " +
+      'If these attempts were not yours, nobody got in. To be safe, choose a new password with "Forgot password?" ' +
       "on the sign-in page, one you use nowhere else.",
   }).catch((error) => console.warn("[auth] could not send the failed sign-in alert:", error instanceof Error ? error.message : error));
 }

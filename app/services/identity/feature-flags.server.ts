@@ -40,9 +40,7 @@ export function applyFlagOverrides(overrides: Record<string, boolean>): Flags {
 /** Set or clear (enabled = null) a tenant's override. */
 export async function setFlagOverride(db: DbOrTx, tenantId: string, flag: FlagName, enabled: boolean | null) {
   if (enabled === null) {
-    await db
-      .delete(featureFlagOverrides)
-      .where(and(eq(featureFlagOverrides.tenantId, tenantId), eq(featureFlagOverrides.flag, flag)));
+    await db.delete(featureFlagOverrides).where(and(eq(featureFlagOverrides.tenantId, tenantId), eq(featureFlagOverrides.flag, flag)));
     return;
   }
   await db

@@ -15,7 +15,10 @@ const at = (start: Date, ms: number) => new Date(start.getTime() + ms);
 
 async function rowOf(token: string) {
   const db = await getDb();
-  const [row] = await db.select().from(sessions).where(eq(sessions.id, sha256(token)));
+  const [row] = await db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.id, sha256(token)));
   return row;
 }
 
@@ -156,7 +159,10 @@ describe("login sessions", () => {
     const start = new Date();
     const { token } = await createLoginSession(db, { userId: user.id, tenantId: user.tenantId }, start);
     // Bring the idle window up to the last minutes of the absolute lifetime.
-    await db.update(sessions).set({ idleExpiresAt: at(start, MAX - 5 * MINUTE) }).where(eq(sessions.id, sha256(token)));
+    await db
+      .update(sessions)
+      .set({ idleExpiresAt: at(start, MAX - 5 * MINUTE) })
+      .where(eq(sessions.id, sha256(token)));
     const touched = await touchSession(db, sha256(token), at(start, MAX - 10 * MINUTE));
     expect(touched).toEqual(at(start, MAX));
   });

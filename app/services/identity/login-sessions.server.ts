@@ -43,11 +43,7 @@ function windows() {
 }
 
 /** Start a session for a user; always a fresh id, so a planted cookie cannot be fixed. */
-export async function createLoginSession(
-  db: Db,
-  input: { userId: string; tenantId: string; userAgent?: string | null },
-  now = new Date(),
-) {
+export async function createLoginSession(db: Db, input: { userId: string; tenantId: string; userAgent?: string | null }, now = new Date()) {
   const token = randomToken();
   const { idleMs, maxMs } = windows();
   const expiresAt = new Date(now.getTime() + maxMs);
@@ -108,18 +104,20 @@ type BillingJson = { trialEndsAt: string; trialPeriodOver: boolean; subscription
  * cross-tenant: a session is found by the hash of its secret token, which is what tells us the tenant.
  */
 function sessionLookupQuery(db: Db) {
-  return db
-    .select({
-      idleExpiresAt: sql<Date>`${col(sessions, sessions.idleExpiresAt)}`.mapWith(sessions.idleExpiresAt).as("idleExpiresAt"),
-      expiresAt: sql<Date>`${col(sessions, sessions.expiresAt)}`.mapWith(sessions.expiresAt).as("expiresAt"),
-      user: sql<SessionUser["user"] | null>`${userJson}`.as("user"),
-      tenant: sql<TenantJson | null>`${tenantJson}`.as("tenant"),
-      billing: sql<BillingJson | null>`${billingJson}`.as("billing"),
-      unread: sql<number>`${unreadCount}`.as("unread"),
-    })
-    .from(sessions)
-    // The id is the primary key: at most one row, and no LIMIT parameter to bind.
-    .where(and(eq(sessions.id, sql.placeholder("id")), isNull(sessions.revokedAt)));
+  return (
+    db
+      .select({
+        idleExpiresAt: sql<Date>`${col(sessions, sessions.idleExpiresAt)}`.mapWith(sessions.idleExpiresAt).as("idleExpiresAt"),
+        expiresAt: sql<Date>`${col(sessions, sessions.expiresAt)}`.mapWith(sessions.expiresAt).as("expiresAt"),
+        user: sql<SessionUser["user"] | null>`${userJson}`.as("user"),
+        tenant: sql<TenantJson | null>`${tenantJson}`.as("tenant"),
+        billing: sql<BillingJson | null>`${billingJson}`.as("billing"),
+        unread: sql<number>`${unreadCount}`.as("unread"),
+      })
+      .from(sessions)
+      // The id is the primary key: at most one row, and no LIMIT parameter to bind.
+      .where(and(eq(sessions.id, sql.placeholder("id")), isNull(sessions.revokedAt)))
+  );
 }
 
 type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionLookupQuery>["execute"]>>[number];

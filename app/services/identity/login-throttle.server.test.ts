@@ -35,8 +35,11 @@ describe("sign-in throttling", () => {
     const { db, user } = await createTestTenant();
     const stranger = address();
     const { wait } = waits();
-    for (let i = 0; i < 5; i++) await expect(login(db, { email: user.email, password: "guess", ip: stranger }, new Date(), { wait })).rejects.toThrow();
-    await expect(login(db, { email: user.email, password: TEST_PASSWORD, ip: address() }, new Date(), { wait })).resolves.toMatchObject({ status: "ok" });
+    for (let i = 0; i < 5; i++)
+      await expect(login(db, { email: user.email, password: "guess", ip: stranger }, new Date(), { wait })).rejects.toThrow();
+    await expect(login(db, { email: user.email, password: TEST_PASSWORD, ip: address() }, new Date(), { wait })).resolves.toMatchObject({
+      status: "ok",
+    });
   });
 
   test("the address that failed five times is refused for that account only", async () => {
@@ -44,25 +47,35 @@ describe("sign-in throttling", () => {
     const other = await createTestTenant();
     const stranger = address();
     const { wait } = waits();
-    for (let i = 0; i < 5; i++) await login(db, { email: user.email, password: "guess", ip: stranger }, new Date(), { wait }).catch(() => {});
-    await expect(login(db, { email: user.email, password: TEST_PASSWORD, ip: stranger }, new Date(), { wait })).rejects.toMatchObject({ status: 429, message: TOO_MANY_ATTEMPTS });
-    await expect(login(db, { email: other.user.email, password: TEST_PASSWORD, ip: stranger }, new Date(), { wait })).resolves.toMatchObject({ status: "ok" });
+    for (let i = 0; i < 5; i++)
+      await login(db, { email: user.email, password: "guess", ip: stranger }, new Date(), { wait }).catch(() => {});
+    await expect(login(db, { email: user.email, password: TEST_PASSWORD, ip: stranger }, new Date(), { wait })).rejects.toMatchObject({
+      status: 429,
+      message: TOO_MANY_ATTEMPTS,
+    });
+    await expect(
+      login(db, { email: other.user.email, password: TEST_PASSWORD, ip: stranger }, new Date(), { wait }),
+    ).resolves.toMatchObject({ status: "ok" });
   });
 
   test("failures from many addresses slow every attempt on the account with a growing wait, the right password included", async () => {
     const { db, user } = await createTestTenant();
     const { asked, wait } = waits();
-    for (let i = 0; i < 9; i++) await login(db, { email: user.email, password: "guess", ip: address() }, new Date(), { wait }).catch(() => {});
+    for (let i = 0; i < 9; i++)
+      await login(db, { email: user.email, password: "guess", ip: address() }, new Date(), { wait }).catch(() => {});
     expect(asked).toEqual([500, 1000, 2000, 4000]);
     const owner = waits();
-    await expect(login(db, { email: user.email, password: TEST_PASSWORD, ip: address() }, new Date(), { wait: owner.wait })).resolves.toMatchObject({ status: "ok" });
+    await expect(
+      login(db, { email: user.email, password: TEST_PASSWORD, ip: address() }, new Date(), { wait: owner.wait }),
+    ).resolves.toMatchObject({ status: "ok" });
     expect(owner.asked).toEqual([8000]);
   });
 
   test("the wait stops growing at its ceiling, and is the same for an address with no account (no enumeration)", async () => {
     const db = await getDb();
     const { asked, wait } = waits();
-    for (let i = 0; i < 12; i++) await login(db, { email: uniqueEmail("nobody"), password: "guess", ip: address() }, new Date(), { wait }).catch(() => {});
+    for (let i = 0; i < 12; i++)
+      await login(db, { email: uniqueEmail("nobody"), password: "guess", ip: address() }, new Date(), { wait }).catch(() => {});
     expect(asked).toEqual([]);
     const nobody = uniqueEmail("nobody");
     for (let i = 0; i < 12; i++) await login(db, { email: nobody, password: "guess", ip: address() }, new Date(), { wait }).catch(() => {});
@@ -72,9 +85,11 @@ describe("sign-in throttling", () => {
   test("the owner is told by e-mail once when failures pile up", async () => {
     const { db, user } = await createTestTenant();
     const { wait } = waits();
-    for (let i = 0; i < 9; i++) await login(db, { email: user.email, password: "guess", ip: address() }, new Date(), { wait }).catch(() => {});
+    for (let i = 0; i < 9; i++)
+      await login(db, { email: user.email, password: "guess", ip: address() }, new Date(), { wait }).catch(() => {});
     expect(await mailsTo(user.email, "Failed sign-in attempts%")).toHaveLength(0);
-    for (let i = 0; i < 6; i++) await login(db, { email: user.email, password: "guess", ip: address() }, new Date(), { wait }).catch(() => {});
+    for (let i = 0; i < 6; i++)
+      await login(db, { email: user.email, password: "guess", ip: address() }, new Date(), { wait }).catch(() => {});
     const alerts = await mailsTo(user.email, "Failed sign-in attempts%");
     expect(alerts).toHaveLength(1);
     expect(alerts[0].text).toMatch(/10 failed attempts to sign in/);
@@ -93,16 +108,22 @@ describe("code entry throttling", () => {
     for (const at of [start, later(1.1)]) {
       await requestPasswordReset(db, user.email, at);
       for (let i = 0; i < 5; i++) {
-        await resetPassword(db, { email: user.email, code: "000000", password: "stranger-pass-1", ip: stranger }, at, { wait }).catch(() => {});
+        await resetPassword(db, { email: user.email, code: "000000", password: "stranger-pass-1", ip: stranger }, at, { wait }).catch(
+          () => {},
+        );
       }
     }
     // The owner asks for a new code and enters it from home.
     await requestPasswordReset(db, user.email, later(2.2));
     const [mail] = await mailsTo(user.email, "Your Remarket password reset code");
     const code = mail.text.match(/\b(\d{6})\b/)![1];
-    await expect(resetPassword(db, { email: user.email, code, password: "owner-new-pass-1", ip: address() }, later(2.3), { wait })).resolves.toMatchObject({ id: user.id });
+    await expect(
+      resetPassword(db, { email: user.email, code, password: "owner-new-pass-1", ip: address() }, later(2.3), { wait }),
+    ).resolves.toMatchObject({ id: user.id });
     // The stranger's own address is refused.
     await requestPasswordReset(db, user.email, later(3.4));
-    await expect(resetPassword(db, { email: user.email, code: "123456", password: "x-pass-1234", ip: stranger }, later(3.5), { wait })).rejects.toMatchObject({ status: 429 });
+    await expect(
+      resetPassword(db, { email: user.email, code: "123456", password: "x-pass-1234", ip: stranger }, later(3.5), { wait }),
+    ).rejects.toMatchObject({ status: 429 });
   });
 });

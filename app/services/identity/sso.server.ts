@@ -48,7 +48,13 @@ async function buildAuthenticator() {
         tokenEndpoint: discovery.token_endpoint,
         redirectURI: `${env.appUrl}/auth/sso/${provider.id}/callback`,
         scopes: ["openid", "email", "profile"],
-        cookie: { name: `__sso_${provider.id}`, httpOnly: true, sameSite: "Lax", path: "/", ...(env.secureCookies ? { secure: true as const } : {}) },
+        cookie: {
+          name: `__sso_${provider.id}`,
+          httpOnly: true,
+          sameSite: "Lax",
+          path: "/",
+          ...(env.secureCookies ? { secure: true as const } : {}),
+        },
       },
       async ({ tokens }) => fetchProfile(provider, discovery, tokens.accessToken()),
     );
@@ -109,7 +115,11 @@ export async function signInWithSso(db: Db, profile: SsoProfile, now = new Date(
         // keeping it would let them in once the provider verifies the address for its owner.
         await tx.update(users).set({ emailVerifiedAt: now, passwordHash: null }).where(eq(users.id, existing.id));
       }
-      await recordAudit(tx, { tenantId: existing.tenantId, actorUserId: existing.id, action: "user.sso_linked", details: { provider: profile.provider } }, now);
+      await recordAudit(
+        tx,
+        { tenantId: existing.tenantId, actorUserId: existing.id, action: "user.sso_linked", details: { provider: profile.provider } },
+        now,
+      );
     });
     return { id: existing.id, tenantId: existing.tenantId, email: existing.email, name: existing.name };
   }
@@ -128,7 +138,11 @@ export async function signInWithSso(db: Db, profile: SsoProfile, now = new Date(
       })
       .returning({ id: users.id, tenantId: users.tenantId, email: users.email, name: users.name });
     await tx.insert(oauthIdentities).values({ provider: profile.provider, subject: profile.subject, userId: user.id });
-    await recordAudit(tx, { tenantId: tenant.id, actorUserId: user.id, action: "user.signed_up", details: { provider: profile.provider } }, now);
+    await recordAudit(
+      tx,
+      { tenantId: tenant.id, actorUserId: user.id, action: "user.signed_up", details: { provider: profile.provider } },
+      now,
+    );
     return user;
   });
 }

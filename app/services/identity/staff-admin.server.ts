@@ -47,7 +47,14 @@ export async function listTenantsWithBilling(db: Db, now = new Date()) {
       ? effectiveAnnualQuota({
           annualQuotaOverride: account.annualQuotaOverride,
           subscription: account.subscriptionStatus
-            ? { id: account.subscriptionId ?? "", status: account.subscriptionStatus, plan: getPlan(account.plan)?.id ?? null, currentPeriodEnd: null, trialEnd: null, pastDueSince: null }
+            ? {
+                id: account.subscriptionId ?? "",
+                status: account.subscriptionStatus,
+                plan: getPlan(account.plan)?.id ?? null,
+                currentPeriodEnd: null,
+                trialEnd: null,
+                pastDueSince: null,
+              }
             : null,
         })
       : null;
@@ -75,7 +82,10 @@ async function countConnections(db: Db, ids: string[]) {
   };
   if (!result.rows[0]?.present) return null;
   const counts = (await db.execute(
-    sql`select tenant_id, count(*)::int as n from connections where tenant_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}) group by tenant_id`,
+    sql`select tenant_id, count(*)::int as n from connections where tenant_id in (${sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )}) group by tenant_id`,
   )) as unknown as { rows: { tenant_id: string; n: number }[] };
   return new Map(counts.rows.map((r) => [r.tenant_id, Number(r.n)]));
 }
@@ -135,23 +145,30 @@ export async function setQuotaOverride(db: Db, actor: StaffActor, tenantId: stri
 }
 
 /** Turn a flag on or off for one tenant, or back to the environment's default. */
-export async function setTenantFlag(db: Db, actor: StaffActor, tenantId: string, flag: FlagName, value: "on" | "off" | "default", now = new Date()) {
+export async function setTenantFlag(
+  db: Db,
+  actor: StaffActor,
+  tenantId: string,
+  flag: FlagName,
+  value: "on" | "off" | "default",
+  now = new Date(),
+) {
   await requireTenantState(db, tenantId);
   await db.transaction(async (tx) => {
     await setFlagOverride(tx, tenantId, flag, value === "default" ? null : value === "on");
     await recordAudit(
-    tx,
-    {
-      tenantId,
-      actorUserId: actor.userId,
-      actorEmail: actor.email,
-      action: "staff.flag_changed",
-      subjectType: "feature_flag",
-      subjectId: flag,
-      details: { flag, value },
-    },
-    now,
-  );
+      tx,
+      {
+        tenantId,
+        actorUserId: actor.userId,
+        actorEmail: actor.email,
+        action: "staff.flag_changed",
+        subjectType: "feature_flag",
+        subjectId: flag,
+        details: { flag, value },
+      },
+      now,
+    );
   });
 }
 

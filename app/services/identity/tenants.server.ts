@@ -15,11 +15,7 @@ export function registerTenantCreatedHook(hook: TenantCreatedHook) {
 // (sign-up, SSO, demo, tests) starts the trial without remembering a side-effect import.
 registerTenantCreatedHook(startTrial);
 
-export async function createTenant(
-  db: DbOrTx,
-  input: { name: string; isDemo?: boolean; timeZone?: string },
-  now = new Date(),
-) {
+export async function createTenant(db: DbOrTx, input: { name: string; isDemo?: boolean; timeZone?: string }, now = new Date()) {
   const [tenant] = await db
     .insert(tenants)
     .values({ name: input.name, isDemo: input.isDemo ?? false, timeZone: input.timeZone, createdAt: now })

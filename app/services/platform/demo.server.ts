@@ -26,7 +26,9 @@ const TEAMMATES = [
 
 /** "Try the demo": an isolated tenant with sample data and a signed-in demo admin. */
 export async function createDemoTenant(db: Db, now = new Date()): Promise<AuthedUser> {
-  const suffix = randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, "x");
+  const suffix = randomToken(6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "x");
   return db.transaction(async (tx) => {
     const tenant = await createTenant(tx, { name: "Harbor Point Insurance (demo)", isDemo: true }, now);
     const [user] = await tx

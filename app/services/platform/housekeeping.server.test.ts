@@ -27,13 +27,15 @@ describe("pruning spent records", () => {
       idleExpiresAt: new Date(Date.now() + 60_000),
       ...fields,
     });
-    await db.insert(sessions).values([
-      session("expired", { expiresAt: ago(8 * DAY), idleExpiresAt: ago(8 * DAY) }),
-      session("idle", { idleExpiresAt: ago(8 * DAY) }),
-      session("revoked", { revokedAt: ago(8 * DAY) }),
-      session("recently-revoked", { revokedAt: ago(DAY) }),
-      session("live", {}),
-    ]);
+    await db
+      .insert(sessions)
+      .values([
+        session("expired", { expiresAt: ago(8 * DAY), idleExpiresAt: ago(8 * DAY) }),
+        session("idle", { idleExpiresAt: ago(8 * DAY) }),
+        session("revoked", { revokedAt: ago(8 * DAY) }),
+        session("recently-revoked", { revokedAt: ago(DAY) }),
+        session("live", {}),
+      ]);
     const codes = await db
       .insert(verificationCodes)
       .values([
@@ -46,16 +48,35 @@ describe("pruning spent records", () => {
     expect(pruned.idempotencyKeys).toBeGreaterThanOrEqual(1);
     expect(pruned.sessions).toBeGreaterThanOrEqual(3);
 
-    const keys = await db.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(inArray(idempotencyKeys.key, [`old-${tag}`, `new-${tag}`]));
+    const keys = await db
+      .select({ key: idempotencyKeys.key })
+      .from(idempotencyKeys)
+      .where(inArray(idempotencyKeys.key, [`old-${tag}`, `new-${tag}`]));
     expect(keys.map((k) => k.key)).toEqual([`new-${tag}`]);
-    const limits = await db.select({ key: rateLimits.key }).from(rateLimits).where(inArray(rateLimits.key, [`old-${tag}`, `new-${tag}`]));
+    const limits = await db
+      .select({ key: rateLimits.key })
+      .from(rateLimits)
+      .where(inArray(rateLimits.key, [`old-${tag}`, `new-${tag}`]));
     expect(limits.map((k) => k.key)).toEqual([`new-${tag}`]);
     const left = await db
       .select({ id: sessions.id })
       .from(sessions)
-      .where(inArray(sessions.id, ["expired", "idle", "revoked", "recently-revoked", "live"].map((s) => `${s}-${tag}`)));
+      .where(
+        inArray(
+          sessions.id,
+          ["expired", "idle", "revoked", "recently-revoked", "live"].map((s) => `${s}-${tag}`),
+        ),
+      );
     expect(left.map((s) => s.id).sort()).toEqual([`live-${tag}`, `recently-revoked-${tag}`]);
-    const codesLeft = await db.select({ id: verificationCodes.id }).from(verificationCodes).where(inArray(verificationCodes.id, codes.map((c) => c.id)));
+    const codesLeft = await db
+      .select({ id: verificationCodes.id })
+      .from(verificationCodes)
+      .where(
+        inArray(
+          verificationCodes.id,
+          codes.map((c) => c.id),
+        ),
+      );
     expect(codesLeft.map((c) => c.id)).toEqual([codes[1].id]);
   });
 });

@@ -12,11 +12,7 @@ const WAIT_FOR_FIRST_MS = 10_000;
  * outcome, while a different form on the same page (same token, other fields) still applies.
  * Failures are not recorded: nothing was applied, so a retry may apply.
  */
-export async function applyOnce<T>(
-  db: Db,
-  input: { scope: string; formData: FormData },
-  run: () => Promise<T>,
-): Promise<T> {
+export async function applyOnce<T>(db: Db, input: { scope: string; formData: FormData }, run: () => Promise<T>): Promise<T> {
   const token = input.formData.get(FORM_TOKEN_FIELD);
   if (typeof token !== "string" || token.length < 16) return run();
   const key = sha256(`${input.scope}\n${token}\n${canonicalFields(input.formData)}`);

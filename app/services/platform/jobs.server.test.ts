@@ -3,7 +3,17 @@ import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { getDb, getDriver } from "~/db/client.server";
 import { jobs } from "~/db/schema";
-import { PermanentJobError, claimJob, completeJob, enqueueJob, failJob, getJob, registerJobHandler, retryDelayMs, startWorker } from "./jobs.server";
+import {
+  PermanentJobError,
+  claimJob,
+  completeJob,
+  enqueueJob,
+  failJob,
+  getJob,
+  registerJobHandler,
+  retryDelayMs,
+  startWorker,
+} from "./jobs.server";
 
 // Opening the database costs seconds (PGlite): do it once, before the first test’s clock starts.
 beforeAll(() => getDb());

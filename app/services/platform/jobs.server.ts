@@ -79,7 +79,12 @@ export async function claimJob(db: Db, workerId: string, leaseMs: number, now = 
   const nowIso = now.toISOString();
   const leaseIso = new Date(now.getTime() + leaseMs).toISOString();
   // A worker may serve only some job types (a dedicated file worker, a test's own queue).
-  const typeFilter = types?.length ? sql`and type in (${sql.join(types.map((t) => sql`${t}`), sql`, `)})` : sql``;
+  const typeFilter = types?.length
+    ? sql`and type in (${sql.join(
+        types.map((t) => sql`${t}`),
+        sql`, `,
+      )})`
+    : sql``;
   const result = (await db.execute(sql`
     update jobs set status = 'running', attempts = attempts + 1, lease_until = ${leaseIso}::timestamptz,
       locked_by = ${workerId}
@@ -202,9 +207,12 @@ export function startWorker(db: Db, options: WorkerOptions = {}) {
     const handler = handlers.get(job.type);
     // A long job keeps its lease while this process lives; after a crash the lease runs out
     // and another worker reclaims the job.
-    const heartbeat = setInterval(() => {
-      renewLease(db, job.id, workerId, leaseMs).catch((error) => console.error("[jobs] lease renewal failed:", describeError(error)));
-    }, Math.max(100, Math.floor(leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        renewLease(db, job.id, workerId, leaseMs).catch((error) => console.error("[jobs] lease renewal failed:", describeError(error)));
+      },
+      Math.max(100, Math.floor(leaseMs / 3)),
+    );
     try {
       if (!handler) throw new PermanentJobError(`No handler for job type ${job.type}`);
       await handler(job, {
@@ -266,7 +274,5 @@ async function scheduleRecurring(db: Db, now = Date.now()) {
  * cross-tenant: housekeeping of the queue shared by every tenant, by status and age alone.
  */
 export async function pruneFinishedJobs(db: Db, maxAgeMs: number, now = new Date()) {
-  await db
-    .delete(jobs)
-    .where(and(inArray(jobs.status, ["succeeded", "failed"]), lt(jobs.finishedAt, new Date(now.getTime() - maxAgeMs))));
+  await db.delete(jobs).where(and(inArray(jobs.status, ["succeeded", "failed"]), lt(jobs.finishedAt, new Date(now.getTime() - maxAgeMs))));
 }

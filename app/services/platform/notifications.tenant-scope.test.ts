@@ -9,7 +9,8 @@ type Seed = { unreadIds: string[]; readIds: string[] };
 /** Tenant-wide and personal notifications, some read, and one for a colleague (not the user's to see). */
 async function seedNotifications(t: SeedTarget): Promise<Seed> {
   const colleague = await addTestUser(t.tenant.id);
-  const raise = (userId: string | null, n: number) => notify(t.db, { tenantId: t.tenant.id, userId, kind: "test", title: `Scope ${t.tag} ${n}` });
+  const raise = (userId: string | null, n: number) =>
+    notify(t.db, { tenantId: t.tenant.id, userId, kind: "test", title: `Scope ${t.tag} ${n}` });
   const unreadIds: string[] = [];
   for (let i = 0; i < 2 + t.index; i++) unreadIds.push(await raise(null, i));
   unreadIds.push(await raise(t.user.id, 10));
@@ -38,7 +39,14 @@ describe("notifications: tenant scope", () => {
           session: (await resolveSession(me.db, token))?.chrome.unreadNotifications,
         };
       },
-      (r) => ({ unread: ids(r.unread.notifications), unreadTotal: r.unread.total, read: ids(r.read.notifications), readTotal: r.read.total, count: r.count, session: r.session }),
+      (r) => ({
+        unread: ids(r.unread.notifications),
+        unreadTotal: r.unread.total,
+        read: ids(r.read.notifications),
+        readTotal: r.read.total,
+        count: r.count,
+        session: r.session,
+      }),
       (me) => ({
         unread: sorted(me.seed.unreadIds),
         unreadTotal: me.seed.unreadIds.length,

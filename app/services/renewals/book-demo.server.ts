@@ -35,10 +35,96 @@ export function seededRandom(seed: number) {
   };
 }
 
-const FIRST = ["Olivia", "Liam", "Emma", "Noah", "Ava", "Elijah", "Sophia", "James", "Isabella", "Lucas", "Mia", "Mason", "Amelia", "Ethan", "Harper", "Logan", "Evelyn", "Jackson", "Abigail", "Aiden", "Emily", "Carter", "Ella", "Wyatt", "Grace", "Owen", "Chloe", "Caleb", "Lily", "Hunter"];
-const LAST = ["Nguyen", "Garcia", "Johnson", "Patel", "Martinez", "Thompson", "Robinson", "Walker", "Hernandez", "Young", "King", "Wright", "Lopez", "Hill", "Green", "Adams", "Baker", "Nelson", "Campbell", "Mitchell", "Roberts", "Turner", "Phillips", "Parker", "Evans", "Edwards", "Collins", "Stewart", "Morris", "Reed"];
-const BUSINESSES = ["Gulf Coast Marine Supply", "Bayou Bakery LLC", "Lone Star Roofing Co.", "Red River Dental Group", "Pecan Grove Landscaping", "Harborview Auto Repair", "Cypress Creek Veterinary", "Magnolia Event Rentals", "Brazos Valley Plumbing", "Sabine Pass Seafood", "Hill Country Coffee Roasters", "Trinity Print & Sign"];
-const CITIES: [string, string, string][] = [["Houston", "TX", "770"], ["Galveston", "TX", "775"], ["Austin", "TX", "787"], ["Beaumont", "TX", "777"], ["Tulsa", "OK", "741"], ["Oklahoma City", "OK", "731"], ["Lake Charles", "LA", "706"], ["Baton Rouge", "LA", "708"], ["Little Rock", "AR", "722"], ["Albuquerque", "NM", "871"]];
+const FIRST = [
+  "Olivia",
+  "Liam",
+  "Emma",
+  "Noah",
+  "Ava",
+  "Elijah",
+  "Sophia",
+  "James",
+  "Isabella",
+  "Lucas",
+  "Mia",
+  "Mason",
+  "Amelia",
+  "Ethan",
+  "Harper",
+  "Logan",
+  "Evelyn",
+  "Jackson",
+  "Abigail",
+  "Aiden",
+  "Emily",
+  "Carter",
+  "Ella",
+  "Wyatt",
+  "Grace",
+  "Owen",
+  "Chloe",
+  "Caleb",
+  "Lily",
+  "Hunter",
+];
+const LAST = [
+  "Nguyen",
+  "Garcia",
+  "Johnson",
+  "Patel",
+  "Martinez",
+  "Thompson",
+  "Robinson",
+  "Walker",
+  "Hernandez",
+  "Young",
+  "King",
+  "Wright",
+  "Lopez",
+  "Hill",
+  "Green",
+  "Adams",
+  "Baker",
+  "Nelson",
+  "Campbell",
+  "Mitchell",
+  "Roberts",
+  "Turner",
+  "Phillips",
+  "Parker",
+  "Evans",
+  "Edwards",
+  "Collins",
+  "Stewart",
+  "Morris",
+  "Reed",
+];
+const BUSINESSES = [
+  "Gulf Coast Marine Supply",
+  "Bayou Bakery LLC",
+  "Lone Star Roofing Co.",
+  "Red River Dental Group",
+  "Pecan Grove Landscaping",
+  "Harborview Auto Repair",
+  "Cypress Creek Veterinary",
+  "Magnolia Event Rentals",
+  "Brazos Valley Plumbing",
+  "Sabine Pass Seafood",
+  "Hill Country Coffee Roasters",
+  "Trinity Print & Sign",
+];
+const CITIES: [string, string, string][] = [
+  ["Houston", "TX", "770"],
+  ["Galveston", "TX", "775"],
+  ["Austin", "TX", "787"],
+  ["Beaumont", "TX", "777"],
+  ["Tulsa", "OK", "741"],
+  ["Oklahoma City", "OK", "731"],
+  ["Lake Charles", "LA", "706"],
+  ["Baton Rouge", "LA", "708"],
+  ["Little Rock", "AR", "722"],
+  ["Albuquerque", "NM", "871"],
+];
 const PRODUCERS = ["Maria Lopez", "James Carter", "Dana Whitfield"];
 const CSRS = ["Priya Shah", "Tom Becker"];
 const STREETS = ["Oak", "Bayshore", "Cedar", "Main", "Harbor", "Live Oak", "Magnolia", "Elm", "Pecan", "Lakeview"];
@@ -56,11 +142,33 @@ const COMMERCIAL_CARRIERS: Record<string, string[]> = {
   CAUTO: ["Progressive", "Travelers"],
 };
 /** Yearly rate change by line, plus a lean per carrier: enough signal for the predictions to differ. */
-const LINE_TREND: Record<string, number> = { HOME: 0.09, PAUTO: 0.07, DFIRE: 0.06, UMBRP: 0.03, BOP: 0.05, CGL: 0.04, WC: -0.02, CAUTO: 0.08 };
-const CARRIER_LEAN: Record<string, number> = { Safeco: 0.04, Kemper: 0.05, Progressive: 0.02, Chubb: -0.02, Foremost: 0.03, "The Hartford": 0.01 };
+const LINE_TREND: Record<string, number> = {
+  HOME: 0.09,
+  PAUTO: 0.07,
+  DFIRE: 0.06,
+  UMBRP: 0.03,
+  BOP: 0.05,
+  CGL: 0.04,
+  WC: -0.02,
+  CAUTO: 0.08,
+};
+const CARRIER_LEAN: Record<string, number> = {
+  Safeco: 0.04,
+  Kemper: 0.05,
+  Progressive: 0.02,
+  Chubb: -0.02,
+  Foremost: 0.03,
+  "The Hartford": 0.01,
+};
 const BASE_PREMIUM: Record<string, [number, number]> = {
-  PAUTO: [900, 3200], HOME: [1400, 5200], DFIRE: [700, 1900], UMBRP: [250, 600],
-  BOP: [1800, 7500], CGL: [1200, 9000], WC: [2500, 24000], CAUTO: [3000, 16000],
+  PAUTO: [900, 3200],
+  HOME: [1400, 5200],
+  DFIRE: [700, 1900],
+  UMBRP: [250, 600],
+  BOP: [1800, 7500],
+  CGL: [1200, 9000],
+  WC: [2500, 24000],
+  CAUTO: [3000, 16000],
 };
 const AGENCY_CARRIERS = ["Travelers", "Progressive", "Safeco", "Nationwide", "The Hartford", "Chubb", "Employers", "Cincinnati Insurance"];
 
@@ -81,7 +189,14 @@ export async function seedBookDemo({ db, tenantId, userId, now }: DemoSeedContex
   const catalogue = await db
     .select({ id: carriers.id, name: carriers.name })
     .from(carriers)
-    .where(inArray(sql`lower(${carriers.name})`, [...new Set([...Object.values(PERSONAL_CARRIERS).flat(), ...Object.values(COMMERCIAL_CARRIERS).flat(), ...AGENCY_CARRIERS])].map((n) => n.toLowerCase())));
+    .where(
+      inArray(
+        sql`lower(${carriers.name})`,
+        [...new Set([...Object.values(PERSONAL_CARRIERS).flat(), ...Object.values(COMMERCIAL_CARRIERS).flat(), ...AGENCY_CARRIERS])].map(
+          (n) => n.toLowerCase(),
+        ),
+      ),
+    );
   const carrierId = new Map(catalogue.map((c) => [c.name, c.id]));
 
   await db.insert(employeeAccounts).values(
@@ -102,7 +217,10 @@ export async function seedBookDemo({ db, tenantId, userId, now }: DemoSeedContex
     const last = LAST[(i * 7 + Math.floor(i / FIRST.length) * 3) % LAST.length];
     const business = commercial ? BUSINESSES[i - 48] : null;
     const name = business ?? `${first} ${last}`;
-    const slug = name.toLowerCase().replace(/[^a-z]+/g, ".").replace(/^\.|\.$/g, "");
+    const slug = name
+      .toLowerCase()
+      .replace(/[^a-z]+/g, ".")
+      .replace(/^\.|\.$/g, "");
     return {
       id: crypto.randomUUID(),
       tenantId,
@@ -197,8 +315,21 @@ export async function seedBookDemo({ db, tenantId, userId, now }: DemoSeedContex
   }
   await db.insert(policies).values(rows);
 
-  await saveForecastPreference(ctx, { ...DEFAULT_PREFERENCE, window: "yr", thresholdPct: 10, thresholdAmount: 250, actDaysBeforeExpiration: 90 });
-  await saveForecastPreference(ctx, { ...DEFAULT_PREFERENCE, forecastObjectId: "WC", window: "yr", thresholdPct: 8, thresholdAmount: 1000, actDaysBeforeExpiration: 120 });
+  await saveForecastPreference(ctx, {
+    ...DEFAULT_PREFERENCE,
+    window: "yr",
+    thresholdPct: 10,
+    thresholdAmount: 250,
+    actDaysBeforeExpiration: 90,
+  });
+  await saveForecastPreference(ctx, {
+    ...DEFAULT_PREFERENCE,
+    forecastObjectId: "WC",
+    window: "yr",
+    thresholdPct: 8,
+    thresholdAmount: 1000,
+    actDaysBeforeExpiration: 120,
+  });
   await saveTaskCreationSetting(ctx, null, {
     enabled: true,
     assigneeRule: "producer",
@@ -243,13 +374,23 @@ type RemarketSeed = {
 
 /** Four closed re-markets (past terms) with quotes and outcomes, two open ones on upcoming renewals. */
 async function seedRemarkets(db: DbOrTx, s: RemarketSeed) {
-  const [teammate] = await db.select({ id: users.id }).from(users).where(sql`${users.tenantId} = ${s.tenantId} and ${users.id} <> ${s.userId}`).limit(1);
-  const past = s.rows.filter((r) => r.status === "renewed" && Number(r.renewalPremium) > 0 && ["HOME", "PAUTO", "BOP"].includes(r.lineOfBusiness)).slice(0, 4);
+  const [teammate] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`${users.tenantId} = ${s.tenantId} and ${users.id} <> ${s.userId}`)
+    .limit(1);
+  const past = s.rows
+    .filter((r) => r.status === "renewed" && Number(r.renewalPremium) > 0 && ["HOME", "PAUTO", "BOP"].includes(r.lineOfBusiness))
+    .slice(0, 4);
   const upcoming = s.rows
     .filter((r) => r.status === "active" && r.renewalPremium && !past.some((p) => p.customerId === r.customerId))
     .slice(0, 2);
   const outcomes = ["rewritten", "renewed", "rewritten", "lost"] as const;
-  const alternatives: Record<string, string[]> = { HOME: ["Safeco", "Nationwide", "Chubb"], PAUTO: ["Progressive", "Safeco", "Nationwide"], BOP: ["Cincinnati Insurance", "Nationwide", "The Hartford"] };
+  const alternatives: Record<string, string[]> = {
+    HOME: ["Safeco", "Nationwide", "Chubb"],
+    PAUTO: ["Progressive", "Safeco", "Nationwide"],
+    BOP: ["Cincinnati Insurance", "Nationwide", "The Hartford"],
+  };
 
   const remarketRows: (typeof remarkets.$inferInsert)[] = [];
   const quoteRows: (typeof quotes.$inferInsert)[] = [];
@@ -265,12 +406,14 @@ async function seedRemarkets(db: DbOrTx, s: RemarketSeed) {
     const baseline = Number(p.renewalPremium ?? p.premium ?? 0);
     const by = i % 2 === 0 || !teammate ? s.userId : teammate.id;
     const outcome = closed ? outcomes[i] : null;
-    const others = [...new Set([...(alternatives[p.lineOfBusiness] ?? []), "Travelers", "Nationwide", "Progressive"])].filter((c) => c !== p.carrierName);
+    const others = [...new Set([...(alternatives[p.lineOfBusiness] ?? []), "Travelers", "Nationwide", "Progressive"])].filter(
+      (c) => c !== p.carrierName,
+    );
     const offered = closed ? [others[0], others[1], p.carrierName] : i === past.length ? [others[0], others[1]] : [];
     let selected: { id: string; premium: number } | null = null;
     offered.forEach((carrier, k) => {
       const quoteId = crypto.randomUUID();
-      const premium = money(baseline * [0.88, 0.95, 1.0][k] );
+      const premium = money(baseline * [0.88, 0.95, 1.0][k]);
       const isSelected = outcome === "rewritten" ? k === 0 : outcome === "renewed" ? carrier === p.carrierName : false;
       if (isSelected) selected = { id: quoteId, premium };
       quoteRows.push({
@@ -325,8 +468,25 @@ async function seedRemarkets(db: DbOrTx, s: RemarketSeed) {
       createdAt: remarketedAt,
       completedAt: closedAt,
     });
-    auditRows.push({ tenantId: s.tenantId, actorUserId: by, action: "policy.remarketed", subjectType: "policy", subjectId: p.id, details: { remarketId: id, policyNumber: p.policyNumber }, createdAt: remarketedAt });
-    if (closed) auditRows.push({ tenantId: s.tenantId, actorUserId: by, action: outcome === "lost" ? "remarket.lost" : "quote.selected", subjectType: "policy", subjectId: p.id, details: { remarketId: id, outcome }, createdAt: closedAt! });
+    auditRows.push({
+      tenantId: s.tenantId,
+      actorUserId: by,
+      action: "policy.remarketed",
+      subjectType: "policy",
+      subjectId: p.id,
+      details: { remarketId: id, policyNumber: p.policyNumber },
+      createdAt: remarketedAt,
+    });
+    if (closed)
+      auditRows.push({
+        tenantId: s.tenantId,
+        actorUserId: by,
+        action: outcome === "lost" ? "remarket.lost" : "quote.selected",
+        subjectType: "policy",
+        subjectId: p.id,
+        details: { remarketId: id, outcome },
+        createdAt: closedAt!,
+      });
     await consumeRemarketQuota(db, s.tenantId, remarketedAt);
   }
   await db.insert(remarkets).values(remarketRows);
@@ -365,7 +525,16 @@ async function seedRemarkets(db: DbOrTx, s: RemarketSeed) {
         thresholdAmount: 250,
         actDaysBeforeExpiration: 90,
         triggered: ["pct"],
-        compared: { currentPremium: current, renewalPremium: renewal, predicted: false, predictionLevel: null, predictionSample: null, changePct: money(((renewal - current) / current) * 100), changeAmount: money(renewal - current), daysToExpiry: 30 },
+        compared: {
+          currentPremium: current,
+          renewalPremium: renewal,
+          predicted: false,
+          predictionLevel: null,
+          predictionSample: null,
+          changePct: money(((renewal - current) / current) * 100),
+          changeAmount: money(renewal - current),
+          daysToExpiry: 30,
+        },
       },
       statusChangedAt: r.remarketedAt,
       statusChangedBy: r.userId,

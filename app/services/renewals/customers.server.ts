@@ -25,14 +25,19 @@ const hasActivePolicy = (tenantId: string) =>
 function customerWhere(ctx: Ctx, f: CustomerFilters, year: number) {
   const parts: (SQL | undefined)[] = [eq(customers.tenantId, ctx.tenantId)];
   if (f.q) {
-    const q = `%${f.q.trim().toLowerCase().replace(/[\\%_]/g, "\\$&")}%`;
+    const q = `%${f.q
+      .trim()
+      .toLowerCase()
+      .replace(/[\\%_]/g, "\\$&")}%`;
     parts.push(or(sql`lower(${customers.name}) like ${q}`, sql`lower(${customers.email}) like ${q}`));
   }
   if (f.state) parts.push(eq(customers.state, f.state));
   if (f.producer) parts.push(eq(customers.producer, f.producer));
   if (f.segment === "active") parts.push(hasActivePolicy(ctx.tenantId));
   if (f.segment === "remarketed") {
-    parts.push(sql`exists (select 1 from ${remarkets} r where r.tenant_id = ${ctx.tenantId} and r.customer_id = "customers"."id" and r.quota_year = ${year})`);
+    parts.push(
+      sql`exists (select 1 from ${remarkets} r where r.tenant_id = ${ctx.tenantId} and r.customer_id = "customers"."id" and r.quota_year = ${year})`,
+    );
   }
   return and(...parts);
 }
@@ -50,8 +55,14 @@ export async function listCustomers(ctx: Ctx, filters: CustomerFilters, page: nu
         phone: customers.phone,
         state: customers.state,
         producer: customers.producer,
-        activePolicies: sql<number>`(select count(*) from ${policies} p where p.tenant_id = ${ctx.tenantId} and p.customer_id = "customers"."id" and p.status = 'active')`.mapWith(Number),
-        flagged: sql<number>`(select count(*) from ${renewalFlags} f where f.tenant_id = ${ctx.tenantId} and f.customer_id = "customers"."id" and f.status = 'open')`.mapWith(Number),
+        activePolicies:
+          sql<number>`(select count(*) from ${policies} p where p.tenant_id = ${ctx.tenantId} and p.customer_id = "customers"."id" and p.status = 'active')`.mapWith(
+            Number,
+          ),
+        flagged:
+          sql<number>`(select count(*) from ${renewalFlags} f where f.tenant_id = ${ctx.tenantId} and f.customer_id = "customers"."id" and f.status = 'open')`.mapWith(
+            Number,
+          ),
       })
       .from(customers)
       .where(where)
@@ -104,9 +115,16 @@ export async function recentlyMarketed(ctx: Ctx, limit = 5) {
 export async function customerFilterOptions(ctx: Ctx) {
   const [states, producers] = await Promise.all([
     ctx.db.selectDistinct({ v: customers.state }).from(customers).where(eq(customers.tenantId, ctx.tenantId)).orderBy(asc(customers.state)),
-    ctx.db.selectDistinct({ v: customers.producer }).from(customers).where(eq(customers.tenantId, ctx.tenantId)).orderBy(asc(customers.producer)),
+    ctx.db
+      .selectDistinct({ v: customers.producer })
+      .from(customers)
+      .where(eq(customers.tenantId, ctx.tenantId))
+      .orderBy(asc(customers.producer)),
   ]);
-  return { states: states.map((s) => s.v).filter((v): v is string => !!v), producers: producers.map((p) => p.v).filter((v): v is string => !!v) };
+  return {
+    states: states.map((s) => s.v).filter((v): v is string => !!v),
+    producers: producers.map((p) => p.v).filter((v): v is string => !!v),
+  };
 }
 
 /** Seed customers/{id} and {id}/audit-details: everything about one customer; another tenant's id is a 404. */

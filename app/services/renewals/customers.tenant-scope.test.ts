@@ -11,7 +11,9 @@ import { tasksForCustomer } from "./tasks.server";
 describe("customers: tenant scope", () => {
   let pair: TenantPair<ScopedBook>;
   beforeAll(async () => {
-    pair = await twoTenants((t) => seedFlaggedBook(t.ctx, { tag: t.tag, size: 2 + t.index, remarketed: 1 + t.index, state: t.index ? "NY" : "TX" }));
+    pair = await twoTenants((t) =>
+      seedFlaggedBook(t.ctx, { tag: t.tag, size: 2 + t.index, remarketed: 1 + t.index, state: t.index ? "NY" : "TX" }),
+    );
   });
 
   test("listCustomers: rows and total", async () => {
@@ -35,9 +37,16 @@ describe("customers: tenant scope", () => {
   test("listCustomers: active and re-marketed segments", async () => {
     await expectTenantScoped(
       pair,
-      async (me) => ({ active: await listCustomers(me.ctx, { segment: "active" }, 1), remarketed: await listCustomers(me.ctx, { segment: "remarketed" }, 1) }),
+      async (me) => ({
+        active: await listCustomers(me.ctx, { segment: "active" }, 1),
+        remarketed: await listCustomers(me.ctx, { segment: "remarketed" }, 1),
+      }),
       (r) => ({ active: r.active.total, remarketed: ids(r.remarketed.rows), flagged: r.active.rows.reduce((n, c) => n + c.flagged, 0) }),
-      (me) => ({ active: me.seed.customerIds.length, remarketed: sorted(me.seed.customerIds.slice(0, me.seed.remarketIds.length)), flagged: me.seed.openFlagIds.length }),
+      (me) => ({
+        active: me.seed.customerIds.length,
+        remarketed: sorted(me.seed.customerIds.slice(0, me.seed.remarketIds.length)),
+        flagged: me.seed.openFlagIds.length,
+      }),
     );
   });
 
@@ -72,7 +81,13 @@ describe("customers: tenant scope", () => {
     await expectTenantScoped(
       pair,
       (me) => getCustomerDetail(me.ctx, me.seed.customerIds[0]),
-      (r) => ({ policies: ids(r.policies), remarkets: ids(r.remarkets), quotes: ids(r.quotes), tasks: ids(r.tasks), audit: r.audit.map((a) => a.action).sort() }),
+      (r) => ({
+        policies: ids(r.policies),
+        remarkets: ids(r.remarkets),
+        quotes: ids(r.quotes),
+        tasks: ids(r.tasks),
+        audit: r.audit.map((a) => a.action).sort(),
+      }),
       (me) => ({
         policies: [me.seed.policyIds[0]],
         remarkets: [me.seed.remarketIds[0]],
@@ -88,7 +103,11 @@ describe("customers: tenant scope", () => {
       pair,
       async (me, other) => {
         const theirs = other.seed.customerIds[0];
-        return { remarkets: await remarketsForCustomer(me.ctx, theirs), quotes: await quotesForCustomer(me.ctx, theirs), tasks: await tasksForCustomer(me.ctx, theirs) };
+        return {
+          remarkets: await remarketsForCustomer(me.ctx, theirs),
+          quotes: await quotesForCustomer(me.ctx, theirs),
+          tasks: await tasksForCustomer(me.ctx, theirs),
+        };
       },
       (r) => r,
       () => ({ remarkets: [], quotes: [], tasks: [] }),

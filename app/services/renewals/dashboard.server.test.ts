@@ -49,7 +49,13 @@ describe("dashboard", () => {
     await db.insert(connections).values([
       { tenantId: tenant.id, integrationId: "ezlynx", name: "EZLynx", status: "connected", lastSyncAt: new Date("2026-02-27T15:00:00Z") },
       { tenantId: tenant.id, integrationId: "hawksoft", name: "HawkSoft", status: "error", lastSyncAt: new Date("2026-02-28T15:00:00Z") },
-      { tenantId: tenant.id, integrationId: "csv", name: "Old export", status: "disconnected", lastSyncAt: new Date("2026-03-01T12:00:00Z") },
+      {
+        tenantId: tenant.id,
+        integrationId: "csv",
+        name: "Old export",
+        status: "disconnected",
+        lastSyncAt: new Date("2026-03-01T12:00:00Z"),
+      },
     ]);
 
     // Another agency with its own book, flags, usage and a broken connection: none of it shows.
@@ -58,7 +64,13 @@ describe("dashboard", () => {
     await createPolicy(db, other.tenant.id, { customerId: oc.id, expirationDate: "2026-03-05", premium: 1000, renewalPremium: 1500 });
     await recomputeForecast({ db, tenantId: other.tenant.id, now: () => NOW });
     await db.insert(remarketUsage).values({ tenantId: other.tenant.id, quotaYear: 2026, used: 7 });
-    await db.insert(connections).values({ tenantId: other.tenant.id, integrationId: "ezlynx", name: "Theirs", status: "error", lastSyncAt: new Date("2026-03-01T15:00:00Z") });
+    await db.insert(connections).values({
+      tenantId: other.tenant.id,
+      integrationId: "ezlynx",
+      name: "Theirs",
+      status: "error",
+      lastSyncAt: new Date("2026-03-01T15:00:00Z"),
+    });
 
     const d = await getDashboard({ db, tenantId: tenant.id, timeZone: TZ, now: () => NOW });
     expect(d).toMatchObject({

@@ -90,7 +90,14 @@ export async function getDashboard(ctx: DashboardCtx) {
   const r = rows[0];
   const subscription =
     r.subscription_id && r.subscription_status
-      ? { id: r.subscription_id, status: r.subscription_status, plan: (getPlan(r.plan)?.id ?? null) as PlanId | null, currentPeriodEnd: null, trialEnd: null, pastDueSince: null }
+      ? {
+          id: r.subscription_id,
+          status: r.subscription_status,
+          plan: (getPlan(r.plan)?.id ?? null) as PlanId | null,
+          currentPeriodEnd: null,
+          trialEnd: null,
+          pastDueSince: null,
+        }
       : null;
   const quota = effectiveAnnualQuota({ annualQuotaOverride: r.quota_override ?? null, subscription });
   const used = Number(r.used ?? 0);

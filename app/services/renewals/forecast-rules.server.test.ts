@@ -67,12 +67,40 @@ const cases: Case[] = [
     flagged: false,
     exclusion: "below_threshold",
   },
-  { name: "both thresholds triggered", input: { renewalPremium: 1600 }, pref: { thresholdAmount: 500 }, flagged: true, triggered: ["pct", "amount"] },
+  {
+    name: "both thresholds triggered",
+    input: { renewalPremium: 1600 },
+    pref: { thresholdAmount: 500 },
+    flagged: true,
+    triggered: ["pct", "amount"],
+  },
   // window edges (6 months from 2026-03-01 is 2026-09-01)
-  { name: "6m window: last day is inside", input: { expirationDate: "2026-09-01" }, pref: { window: "6m", actDaysBeforeExpiration: 365 }, flagged: true },
-  { name: "6m window: the day after is outside", input: { expirationDate: "2026-09-02" }, pref: { window: "6m", actDaysBeforeExpiration: 365 }, flagged: false, exclusion: "outside_window" },
-  { name: "12m window: last day is inside", input: { expirationDate: "2027-03-01" }, pref: { actDaysBeforeExpiration: 400 }, flagged: true },
-  { name: "12m window: the day after is outside", input: { expirationDate: "2027-03-02" }, pref: { actDaysBeforeExpiration: 400 }, flagged: false, exclusion: "outside_window" },
+  {
+    name: "6m window: last day is inside",
+    input: { expirationDate: "2026-09-01" },
+    pref: { window: "6m", actDaysBeforeExpiration: 365 },
+    flagged: true,
+  },
+  {
+    name: "6m window: the day after is outside",
+    input: { expirationDate: "2026-09-02" },
+    pref: { window: "6m", actDaysBeforeExpiration: 365 },
+    flagged: false,
+    exclusion: "outside_window",
+  },
+  {
+    name: "12m window: last day is inside",
+    input: { expirationDate: "2027-03-01" },
+    pref: { actDaysBeforeExpiration: 400 },
+    flagged: true,
+  },
+  {
+    name: "12m window: the day after is outside",
+    input: { expirationDate: "2027-03-02" },
+    pref: { actDaysBeforeExpiration: 400 },
+    flagged: false,
+    exclusion: "outside_window",
+  },
   { name: "expires today: inside", input: { expirationDate: TODAY }, flagged: true },
   { name: "expired yesterday: outside", input: { expirationDate: "2026-02-28" }, flagged: false, exclusion: "outside_window" },
   // act-before-expiry days (60)
@@ -80,14 +108,36 @@ const cases: Case[] = [
   { name: "61 days out: not yet", input: { expirationDate: "2026-05-01" }, flagged: false, exclusion: "not_yet" },
   // exclusions
   { name: "first term (inception = effective)", input: { inceptionDate: "2025-03-31" }, flagged: false, exclusion: "first_term" },
-  { name: "first term (no inception, no prior premium)", input: { inceptionDate: null, priorPremium: null }, flagged: false, exclusion: "first_term" },
-  { name: "first term allowed when the preference says so", input: { inceptionDate: "2025-03-31" }, pref: { excludeFirstTerm: false }, flagged: true },
+  {
+    name: "first term (no inception, no prior premium)",
+    input: { inceptionDate: null, priorPremium: null },
+    flagged: false,
+    exclusion: "first_term",
+  },
+  {
+    name: "first term allowed when the preference says so",
+    input: { inceptionDate: "2025-03-31" },
+    pref: { excludeFirstTerm: false },
+    flagged: true,
+  },
   { name: "$0 premium", input: { premium: 0 }, flagged: false, exclusion: "no_premium" },
   { name: "blank premium", input: { premium: null }, flagged: false, exclusion: "no_premium" },
-  { name: "blank premium even when zero premiums are allowed", input: { premium: null }, pref: { excludeZeroPremium: false }, flagged: false, exclusion: "no_premium" },
+  {
+    name: "blank premium even when zero premiums are allowed",
+    input: { premium: null },
+    pref: { excludeZeroPremium: false },
+    flagged: false,
+    exclusion: "no_premium",
+  },
   { name: "not active", input: { status: "cancelled" }, flagged: false, exclusion: "not_active" },
   // predictions
-  { name: "no offer and no history: cannot tell", input: { renewalPremium: null }, prediction: null, flagged: false, exclusion: "no_prediction" },
+  {
+    name: "no offer and no history: cannot tell",
+    input: { renewalPremium: null },
+    prediction: null,
+    flagged: false,
+    exclusion: "no_prediction",
+  },
   {
     name: "no offer: predicted +12% flags",
     input: { renewalPremium: null },
@@ -239,9 +289,14 @@ describe("prediction fall-back chain (lookup)", () => {
     { state: "TX", carrier: "Safeco", line: "HOME", level: "line", rate: 0.11 },
     { state: "TX", carrier: "Safeco", line: "PAUTO", level: "tenant", rate: 0.12 },
   ])("$carrier $line $state → $level", (c) => {
-    expect(predictRate(stats, { carrierName: c.carrier, lineOfBusiness: c.line, riskState: c.state })).toMatchObject({ level: c.level, rate: c.rate });
+    expect(predictRate(stats, { carrierName: c.carrier, lineOfBusiness: c.line, riskState: c.state })).toMatchObject({
+      level: c.level,
+      rate: c.rate,
+    });
   });
   test("too little history anywhere: no prediction", () => {
-    expect(predictRate(new Map([[rateKey(), { rate: 0.1, sample: 2 }]]), { carrierName: "X", lineOfBusiness: "HOME", riskState: "TX" })).toBeNull();
+    expect(
+      predictRate(new Map([[rateKey(), { rate: 0.1, sample: 2 }]]), { carrierName: "X", lineOfBusiness: "HOME", riskState: "TX" }),
+    ).toBeNull();
   });
 });

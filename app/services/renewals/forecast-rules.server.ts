@@ -30,8 +30,6 @@ export type RenewalInput = {
 export type PredictionLevel = "carrier_line_state" | "carrier_line" | "line" | "tenant";
 export type Prediction = { rate: number; level: PredictionLevel; sample: number };
 
-
-
 export type Exclusion =
   | "not_active"
   | "outside_window"
@@ -43,8 +41,6 @@ export type Exclusion =
   | "recently_remarketed"
   | "customer_in_worklist"
   | "already_handled";
-
-
 
 export type Evaluation = {
   policyId: string;
@@ -83,8 +79,6 @@ export function windowEnd(today: string, window: ForecastPreference["window"]) {
   return end;
 }
 
-
-
 /** First term: the term started at inception (or, without an inception date, nothing came before it). */
 export function isFirstTerm(p: Pick<RenewalInput, "inceptionDate" | "effectiveDate" | "priorPremium">) {
   if (p.inceptionDate) return p.inceptionDate >= p.effectiveDate;
@@ -96,12 +90,7 @@ export function isFirstTerm(p: Pick<RenewalInput, "inceptionDate" | "effectiveDa
  * our prediction)? over a threshold, inside the act-before-expiry days, not excluded?
  * `today` is the tenant's calendar date (yyyy-mm-dd).
  */
-export function evaluateRenewal(
-  input: RenewalInput,
-  pref: ForecastPreference,
-  prediction: Prediction | null,
-  today: string,
-): Evaluation {
+export function evaluateRenewal(input: RenewalInput, pref: ForecastPreference, prediction: Prediction | null, today: string): Evaluation {
   const daysToExpiry = daysBetween(today, input.expirationDate);
   const inWindow = input.expirationDate >= today && input.expirationDate <= windowEnd(today, pref.window);
   const current = input.premium === null || input.premium === undefined ? null : Number(input.premium);

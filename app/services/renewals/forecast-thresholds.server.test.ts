@@ -86,7 +86,12 @@ describe("frequency cap (30 days) at its exact value", () => {
     // An earlier term of each customer was re-marketed: exactly 30 days ago, and 30 days less a minute ago.
     const ago = [FREQUENCY_CAP_DAYS * DAY, FREQUENCY_CAP_DAYS * DAY - 60_000];
     for (const [i, ms] of ago.entries()) {
-      const earlier = await createPolicy(t.db, t.tenant.id, { customerId: t.customerIds[i], status: "renewed", effectiveDate: "2024-04-01", expirationDate: "2025-03-31" });
+      const earlier = await createPolicy(t.db, t.tenant.id, {
+        customerId: t.customerIds[i],
+        status: "renewed",
+        effectiveDate: "2024-04-01",
+        expirationDate: "2025-03-31",
+      });
       await t.db.insert(remarkets).values({
         tenantId: t.tenant.id,
         policyId: earlier.id,
@@ -104,6 +109,8 @@ describe("frequency cap (30 days) at its exact value", () => {
     const byPolicy = new Map(forecasts.map((f) => [f.policyId, f]));
     expect(byPolicy.get(t.policyIds[0])).toMatchObject({ flagged: true, exclusion: null });
     expect(byPolicy.get(t.policyIds[1])).toMatchObject({ flagged: false, exclusion: "recently_remarketed" });
-    expect((await simulateFlags(t.ctx, { window: "yr", thresholdPct: 10, thresholdAmount: null, actDaysBeforeExpiration: 60 })).policies).toBe(1);
+    expect(
+      (await simulateFlags(t.ctx, { window: "yr", thresholdPct: 10, thresholdAmount: null, actDaysBeforeExpiration: 60 })).policies,
+    ).toBe(1);
   });
 });

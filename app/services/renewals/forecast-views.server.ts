@@ -40,7 +40,9 @@ export async function listForecast(ctx: Ctx, input: { page: number; pageSize: nu
   const today = await tenantToday(ctx);
   const where = sql`f.tenant_id = ${ctx.tenantId} and f.in_window ${input.flaggedOnly ? sql`and f.flagged` : sql``}`;
   const [rows, total] = await Promise.all([
-    queryRows<Record<string, unknown>>(ctx.db, sql`
+    queryRows<Record<string, unknown>>(
+      ctx.db,
+      sql`
       select f.policy_id, f.customer_id, c.name as customer_name, p.policy_number, p.line_of_business, p.carrier_name,
         p.risk_state, f.expiration_date::text, f.expiration_date - ${today}::date as days, f.prior_premium, f.current_premium,
         f.renewal_premium, f.predicted, f.prediction_level, f.prediction_sample, f.prediction_rate, f.change_pct,
@@ -50,7 +52,8 @@ export async function listForecast(ctx: Ctx, input: { page: number; pageSize: nu
         join customers c on c.id = f.customer_id
       where ${where}
       order by f.expiration_date, f.policy_id
-      limit ${input.pageSize} offset ${(input.page - 1) * input.pageSize}`),
+      limit ${input.pageSize} offset ${(input.page - 1) * input.pageSize}`,
+    ),
     queryRows<{ n: number | string }>(ctx.db, sql`select count(*) as n from renewal_forecasts f where ${where}`),
   ]);
   return { rows: rows.map(toForecastRow), total: Number(total[0]?.n ?? 0) };
@@ -60,7 +63,9 @@ export async function listForecast(ctx: Ctx, input: { page: number; pageSize: nu
 export async function forecastForPolicies(ctx: Ctx, policyIds: string[]) {
   if (policyIds.length === 0) return new Map<string, ForecastRow>();
   const today = await tenantToday(ctx);
-  const rows = await queryRows<Record<string, unknown>>(ctx.db, sql`
+  const rows = await queryRows<Record<string, unknown>>(
+    ctx.db,
+    sql`
     select f.policy_id, f.customer_id, c.name as customer_name, p.policy_number, p.line_of_business, p.carrier_name,
       p.risk_state, f.expiration_date::text, f.expiration_date - ${today}::date as days, f.prior_premium, f.current_premium,
       f.renewal_premium, f.predicted, f.prediction_level, f.prediction_sample, f.prediction_rate, f.change_pct,
@@ -68,7 +73,8 @@ export async function forecastForPolicies(ctx: Ctx, policyIds: string[]) {
     from renewal_forecasts f
       join policies p on p.id = f.policy_id
       join customers c on c.id = f.customer_id
-    where f.tenant_id = ${ctx.tenantId} and f.policy_id = any(${sql.param(policyIds)}::uuid[])`);
+    where f.tenant_id = ${ctx.tenantId} and f.policy_id = any(${sql.param(policyIds)}::uuid[])`,
+  );
   return new Map(rows.map((r) => [String(r.policy_id), toForecastRow(r)]));
 }
 
@@ -102,13 +108,16 @@ export type MonthSummary = { month: string; label: string; renewals: number; pre
 /** Seed forecast-summary/tenant: renewals, premium and flags per month of the window. */
 export async function forecastSummary(ctx: Ctx, window: ForecastPreference["window"]): Promise<MonthSummary[]> {
   const today = await tenantToday(ctx);
-  const result = await queryRows<Record<string, unknown>>(ctx.db, sql`
+  const result = await queryRows<Record<string, unknown>>(
+    ctx.db,
+    sql`
     select to_char(expiration_date, 'YYYY-MM') as month, count(*) as renewals,
       coalesce(sum(current_premium), 0) as premium, coalesce(sum(coalesce(renewal_premium, current_premium)), 0) as renewal_premium,
       count(*) filter (where flagged) as flagged
     from renewal_forecasts
     where tenant_id = ${ctx.tenantId} and in_window
-    group by 1 order by 1`);
+    group by 1 order by 1`,
+  );
   const byMonth = new Map(result.map((r) => [String(r.month), r]));
   const months: MonthSummary[] = [];
   const start = parseISO(`${today.slice(0, 7)}-01`);
@@ -147,7 +156,9 @@ export async function simulateFlags(ctx: Ctx, input: WhatIfInput, forecastObject
   const since = new Date(now.getTime() - FREQUENCY_CAP_DAYS * 86_400_000).toISOString();
   const own = forecastObjectId === ALL_LINES ? (await listForecastPreferences(ctx)).filter((p) => p.forecastObjectId !== ALL_LINES) : [];
   const settings: LineSettings[] =
-    forecastObjectId === ALL_LINES ? [...own.map((p) => ({ line: p.forecastObjectId, input: p })), { line: null, input }] : [{ line: forecastObjectId, input }];
+    forecastObjectId === ALL_LINES
+      ? [...own.map((p) => ({ line: p.forecastObjectId, input: p })), { line: null, input }]
+      : [{ line: forecastObjectId, input }];
   // One row of settings per line with its own (null: every other line), joined to the forecast.
   const values = sql.join(
     settings.map(
@@ -160,7 +171,9 @@ export async function simulateFlags(ctx: Ctx, input: WhatIfInput, forecastObject
     forecastObjectId === ALL_LINES
       ? sql`s.line = f.line_of_business or (s.line is null and f.line_of_business <> all(${sql.param(own.map((p) => p.forecastObjectId))}::text[]))`
       : sql`s.line = f.line_of_business`;
-  const result = await queryRows<{ policies: number | string; customers: number | string; premium: number | string | null }>(ctx.db, sql`
+  const result = await queryRows<{ policies: number | string; customers: number | string; premium: number | string | null }>(
+    ctx.db,
+    sql`
     with s(line, window_end, act_days, pct, amount) as (values ${values})
     select count(*) as policies, count(distinct f.customer_id) as customers, sum(f.change_amount) as premium
     from renewal_forecasts f join s on ${scope}
@@ -171,7 +184,8 @@ export async function simulateFlags(ctx: Ctx, input: WhatIfInput, forecastObject
       and f.change_amount > 0
       and (f.change_pct >= s.pct or f.change_amount >= s.amount)
       and not exists (select 1 from remarkets r where r.tenant_id = f.tenant_id and r.customer_id = f.customer_id and r.remarketed_at > ${since}::timestamptz)
-      and not exists (select 1 from renewal_flags rf where rf.tenant_id = f.tenant_id and rf.policy_id = f.policy_id and rf.status in ('remarketed', 'dismissed'))`);
+      and not exists (select 1 from renewal_flags rf where rf.tenant_id = f.tenant_id and rf.policy_id = f.policy_id and rf.status in ('remarketed', 'dismissed'))`,
+  );
   const allowance = await getRemarketAllowance(ctx.db, ctx.tenantId, now);
   const row = result[0];
   const customers = Number(row?.customers ?? 0);

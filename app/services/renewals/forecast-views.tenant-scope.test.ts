@@ -19,7 +19,10 @@ describe("forecast views: tenant scope", () => {
   test("listForecast: every renewal in the window and the flagged ones, with totals", async () => {
     await expectTenantScoped(
       pair,
-      async (me) => ({ all: await listForecast(me.ctx, { page: 1, pageSize: 50, flaggedOnly: false }), flagged: await listForecast(me.ctx, { page: 1, pageSize: 50, flaggedOnly: true }) }),
+      async (me) => ({
+        all: await listForecast(me.ctx, { page: 1, pageSize: 50, flaggedOnly: false }),
+        flagged: await listForecast(me.ctx, { page: 1, pageSize: 50, flaggedOnly: true }),
+      }),
       (r) => ({ all: ids(r.all.rows, "policyId"), total: r.all.total, flagged: r.flagged.total }),
       (me) => ({ all: sorted(me.seed.policyIds), total: me.seed.policyIds.length, flagged: me.seed.policyIds.length }),
     );
@@ -52,7 +55,12 @@ describe("forecast views: tenant scope", () => {
       pair,
       (me) => simulateFlags(me.ctx, { window: "yr", thresholdPct: 10, thresholdAmount: null, actDaysBeforeExpiration: 60 }),
       (r) => ({ policies: r.policies, customers: r.customers, increase: r.increase, quotaLeft: r.quotaLeft }),
-      (me) => ({ policies: me.seed.openFlagIds.length, customers: me.seed.openFlagIds.length, increase: 400 * me.seed.openFlagIds.length, quotaLeft: 25 - me.seed.remarketIds.length }),
+      (me) => ({
+        policies: me.seed.openFlagIds.length,
+        customers: me.seed.openFlagIds.length,
+        increase: 400 * me.seed.openFlagIds.length,
+        quotaLeft: 25 - me.seed.remarketIds.length,
+      }),
     );
   });
 
@@ -60,8 +68,18 @@ describe("forecast views: tenant scope", () => {
     await expectTenantScoped(
       pair,
       async (me) => ({ run: await getForecastRun(me.ctx), preferences: await listForecastPreferences(me.ctx) }),
-      (r) => ({ evaluated: r.run?.evaluated, flagged: r.run?.flagged, carriers: r.run?.filterOptions.carriers, objects: r.preferences.map((p) => p.forecastObjectId) }),
-      (me) => ({ evaluated: me.seed.policyIds.length, flagged: me.seed.policyIds.length, carriers: [me.seed.carrier], objects: [me.index ? "PAUTO" : "DFIRE"] }),
+      (r) => ({
+        evaluated: r.run?.evaluated,
+        flagged: r.run?.flagged,
+        carriers: r.run?.filterOptions.carriers,
+        objects: r.preferences.map((p) => p.forecastObjectId),
+      }),
+      (me) => ({
+        evaluated: me.seed.policyIds.length,
+        flagged: me.seed.policyIds.length,
+        carriers: [me.seed.carrier],
+        objects: [me.index ? "PAUTO" : "DFIRE"],
+      }),
     );
   });
 });

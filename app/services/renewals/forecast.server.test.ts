@@ -13,7 +13,16 @@ const NOW = new Date("2026-03-01T17:00:00Z");
 const TODAY = "2026-03-01";
 
 /** A past renewal: a term that started in the last year, with the premium before and after. */
-async function history(db: Awaited<ReturnType<typeof createTestTenant>>["db"], tenantId: string, customerId: string, carrier: string, line: "HOME" | "PAUTO" | "BOP", state: string, ratePct: number, effectiveDate = "2025-09-01") {
+async function history(
+  db: Awaited<ReturnType<typeof createTestTenant>>["db"],
+  tenantId: string,
+  customerId: string,
+  carrier: string,
+  line: "HOME" | "PAUTO" | "BOP",
+  state: string,
+  ratePct: number,
+  effectiveDate = "2025-09-01",
+) {
   await createPolicy(db, tenantId, {
     customerId,
     carrierName: carrier,
@@ -44,7 +53,8 @@ describe("prediction fall-back chain with known answers", () => {
     await history(db, tenant.id, c.id, "Travelers", "HOME", "TX", 200);
 
     const stats = await loadRateStats({ db, tenantId: tenant.id }, TODAY);
-    const predict = (carrierName: string, lineOfBusiness: string, riskState: string) => predictRate(stats, { carrierName, lineOfBusiness, riskState });
+    const predict = (carrierName: string, lineOfBusiness: string, riskState: string) =>
+      predictRate(stats, { carrierName, lineOfBusiness, riskState });
     expect(predict("Travelers", "HOME", "TX")).toEqual({ level: "carrier_line_state", rate: 0.12, sample: 3 });
     expect(predict("travelers", "HOME", "OK")).toEqual({ level: "carrier_line", rate: 0.13, sample: 4 });
     expect(predict("Safeco", "HOME", "TX")).toEqual({ level: "line", rate: 0.11, sample: 6 });
@@ -64,7 +74,14 @@ describe("prediction fall-back chain with known answers", () => {
     });
     await recomputeForecast({ db, tenantId: tenant.id, now: () => NOW });
     const [row] = await db.select().from(renewalForecasts).where(eq(renewalForecasts.policyId, upcoming.id));
-    expect(row).toMatchObject({ predicted: true, predictionLevel: "line", predictionSample: 6, renewalPremium: 2220, changePct: 11, flagged: true });
+    expect(row).toMatchObject({
+      predicted: true,
+      predictionLevel: "line",
+      predictionSample: 6,
+      renewalPremium: 2220,
+      changePct: 11,
+      flagged: true,
+    });
   });
 
   test("a tenant without history predicts nothing", async () => {
@@ -80,23 +97,59 @@ describe("forecast computation", () => {
   test("flags once per customer, stores why, keeps acted-on flags, and the what-if counts without saving", async () => {
     const { db, tenant, ctx } = await createTestTenant();
     const now = () => NOW;
-    await saveForecastPreference({ ...ctx, now }, { ...DEFAULT_PREFERENCE, thresholdPct: 10, thresholdAmount: 300, actDaysBeforeExpiration: 90 });
+    await saveForecastPreference(
+      { ...ctx, now },
+      { ...DEFAULT_PREFERENCE, thresholdPct: 10, thresholdAmount: 300, actDaysBeforeExpiration: 90 },
+    );
     const ann = await createCustomer(db, tenant.id, { name: "Ann" });
     const bob = await createCustomer(db, tenant.id, { name: "Bob" });
     const cy = await createCustomer(db, tenant.id, { name: "Cy" });
-    const annSoon = await createPolicy(db, tenant.id, { customerId: ann.id, expirationDate: "2026-03-20", premium: 1000, renewalPremium: 1200 });
-    const annLater = await createPolicy(db, tenant.id, { customerId: ann.id, expirationDate: "2026-04-20", premium: 1000, renewalPremium: 1300, lineOfBusiness: "PAUTO" });
-    const bobAmount = await createPolicy(db, tenant.id, { customerId: bob.id, expirationDate: "2026-04-01", premium: 8000, renewalPremium: 8400 });
-    const bobFirst = await createPolicy(db, tenant.id, { customerId: bob.id, expirationDate: "2026-03-10", premium: 1000, renewalPremium: 1500, inceptionDate: "2025-03-10", effectiveDate: "2025-03-10" });
+    const annSoon = await createPolicy(db, tenant.id, {
+      customerId: ann.id,
+      expirationDate: "2026-03-20",
+      premium: 1000,
+      renewalPremium: 1200,
+    });
+    const annLater = await createPolicy(db, tenant.id, {
+      customerId: ann.id,
+      expirationDate: "2026-04-20",
+      premium: 1000,
+      renewalPremium: 1300,
+      lineOfBusiness: "PAUTO",
+    });
+    const bobAmount = await createPolicy(db, tenant.id, {
+      customerId: bob.id,
+      expirationDate: "2026-04-01",
+      premium: 8000,
+      renewalPremium: 8400,
+    });
+    const bobFirst = await createPolicy(db, tenant.id, {
+      customerId: bob.id,
+      expirationDate: "2026-03-10",
+      premium: 1000,
+      renewalPremium: 1500,
+      inceptionDate: "2025-03-10",
+      effectiveDate: "2025-03-10",
+    });
     const cyZero = await createPolicy(db, tenant.id, { customerId: cy.id, expirationDate: "2026-03-15", premium: 0, renewalPremium: 900 });
-    const cyFar = await createPolicy(db, tenant.id, { customerId: cy.id, expirationDate: "2026-10-15", premium: 1000, renewalPremium: 1500 });
+    const cyFar = await createPolicy(db, tenant.id, {
+      customerId: cy.id,
+      expirationDate: "2026-10-15",
+      premium: 1000,
+      renewalPremium: 1500,
+    });
 
     const run = await recomputeForecast({ db, tenantId: tenant.id, now });
     expect(run.flagged).toBe(2);
     const flags = await db.select().from(renewalFlags).where(eq(renewalFlags.tenantId, tenant.id));
     expect(flags.map((f) => f.policyId).sort()).toEqual([annSoon.id, bobAmount.id].sort());
     const bobFlag = flags.find((f) => f.policyId === bobAmount.id)!;
-    expect(bobFlag.why).toMatchObject({ ruleVersion: "renewal-flag/v1", thresholdAmount: 300, triggered: ["amount"], compared: { changeAmount: 400, changePct: 5 } });
+    expect(bobFlag.why).toMatchObject({
+      ruleVersion: "renewal-flag/v1",
+      thresholdAmount: 300,
+      triggered: ["amount"],
+      compared: { changeAmount: 400, changePct: 5 },
+    });
 
     const exclusions = Object.fromEntries(
       (await db.select().from(renewalForecasts).where(eq(renewalForecasts.tenantId, tenant.id))).map((r) => [r.policyId, r.exclusion]),
@@ -109,7 +162,10 @@ describe("forecast computation", () => {
     });
 
     // What-if: act 240 days ahead adds Cy's October renewal; nothing is saved.
-    const whatIf = await simulateFlags({ db, tenantId: tenant.id, now }, { window: "yr", thresholdPct: 10, thresholdAmount: 300, actDaysBeforeExpiration: 240 });
+    const whatIf = await simulateFlags(
+      { db, tenantId: tenant.id, now },
+      { window: "yr", thresholdPct: 10, thresholdAmount: 300, actDaysBeforeExpiration: 240 },
+    );
     expect(whatIf).toMatchObject({ customers: 3, policies: 4, quotaLeft: 25 });
     expect((await db.select().from(renewalFlags).where(eq(renewalFlags.tenantId, tenant.id))).length).toBe(2);
 
@@ -117,7 +173,10 @@ describe("forecast computation", () => {
     const annFlag = flags.find((f) => f.policyId === annSoon.id)!;
     await db.update(renewalFlags).set({ status: "dismissed", dismissReason: "Customer asked" }).where(eq(renewalFlags.id, annFlag.id));
     await recomputeForecast({ db, tenantId: tenant.id, now });
-    const after = await db.select({ policyId: renewalFlags.policyId, status: renewalFlags.status }).from(renewalFlags).where(eq(renewalFlags.tenantId, tenant.id));
+    const after = await db
+      .select({ policyId: renewalFlags.policyId, status: renewalFlags.status })
+      .from(renewalFlags)
+      .where(eq(renewalFlags.tenantId, tenant.id));
     expect(after).toHaveLength(3);
     expect(after.find((f) => f.policyId === annSoon.id)?.status).toBe("dismissed");
     expect(after.find((f) => f.policyId === annLater.id)?.status).toBe("open");
@@ -132,7 +191,10 @@ describe("forecast computation", () => {
       incumbentCarrierName: "Travelers",
     });
     await recomputeForecast({ db, tenantId: tenant.id, now });
-    const bobAfter = await db.select().from(renewalFlags).where(and(eq(renewalFlags.tenantId, tenant.id), eq(renewalFlags.policyId, bobAmount.id)));
+    const bobAfter = await db
+      .select()
+      .from(renewalFlags)
+      .where(and(eq(renewalFlags.tenantId, tenant.id), eq(renewalFlags.policyId, bobAmount.id)));
     expect(bobAfter).toHaveLength(0);
     const [bobForecast] = await db.select().from(renewalForecasts).where(eq(renewalForecasts.policyId, bobAmount.id));
     expect(bobForecast.exclusion).toBe("recently_remarketed");
@@ -148,11 +210,23 @@ describe("what-if per forecast object", () => {
     // Three customers with a +20 % HOME renewal in 30 days, two with a +20 % PAUTO renewal in 120 days.
     for (let i = 0; i < 3; i++) {
       const c = await createCustomer(db, tenant.id, { name: `Home ${i}` });
-      await createPolicy(db, tenant.id, { customerId: c.id, lineOfBusiness: "HOME", expirationDate: "2026-03-31", premium: 1000, renewalPremium: 1200 });
+      await createPolicy(db, tenant.id, {
+        customerId: c.id,
+        lineOfBusiness: "HOME",
+        expirationDate: "2026-03-31",
+        premium: 1000,
+        renewalPremium: 1200,
+      });
     }
     for (let i = 0; i < 2; i++) {
       const c = await createCustomer(db, tenant.id, { name: `Auto ${i}` });
-      await createPolicy(db, tenant.id, { customerId: c.id, lineOfBusiness: "PAUTO", expirationDate: "2026-06-29", premium: 1000, renewalPremium: 1200 });
+      await createPolicy(db, tenant.id, {
+        customerId: c.id,
+        lineOfBusiness: "PAUTO",
+        expirationDate: "2026-06-29",
+        premium: 1000,
+        renewalPremium: 1200,
+      });
     }
     await recomputeForecast(scoped);
     const wide = { window: "yr" as const, thresholdPct: 10, thresholdAmount: null, actDaysBeforeExpiration: 200 };

@@ -64,7 +64,9 @@ export async function loadRateStats(ctx: ForecastCtx, today: string) {
     state: string | null;
     sample: number | string;
     rate: number | string;
-  }>(ctx.db, sql`
+  }>(
+    ctx.db,
+    sql`
     select grouping(lower(carrier_name)) as g_carrier, grouping(line_of_business) as g_line, grouping(risk_state) as g_state,
       lower(carrier_name) as carrier, line_of_business as line, risk_state as state,
       count(*) as sample, percentile_cont(0.5) within group (order by premium / prior_premium - 1) as rate
@@ -74,7 +76,8 @@ export async function loadRateStats(ctx: ForecastCtx, today: string) {
       and effective_date <= ${today}::date and effective_date > ${today}::date - ${HISTORY_DAYS}::int
       and prior_premium > 0 and premium > 0 and premium / prior_premium between 0.5 and 2
     group by grouping sets ((lower(carrier_name), line_of_business, risk_state), (lower(carrier_name), line_of_business), (line_of_business), ())
-  `);
+  `,
+  );
   const stats = new Map<string, { rate: number; sample: number }>();
   for (const r of result) {
     const value = { rate: Number(r.rate), sample: Number(r.sample) };
@@ -179,9 +182,12 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
 
 /** Half-open date ranges [from, to) covering [today, until], each holding about BATCH renewals. */
 async function expirationRanges(tx: DbOrTx, tenantId: string, today: string, until: string): Promise<[string, string][]> {
-  const [{ n }] = await queryRows<{ n: number | string }>(tx, sql`
+  const [{ n }] = await queryRows<{ n: number | string }>(
+    tx,
+    sql`
     select count(*) as n from policies
-    where tenant_id = ${tenantId} and status = 'active' and expiration_date >= ${today}::date and expiration_date <= ${until}::date`);
+    where tenant_id = ${tenantId} and status = 'active' and expiration_date >= ${today}::date and expiration_date <= ${until}::date`,
+  );
   const end = format(addDays(parseISO(until), 1), "yyyy-MM-dd");
   const total = Number(n);
   if (total <= BATCH) return [[today, end]];
@@ -196,29 +202,30 @@ async function expirationRanges(tx: DbOrTx, tenantId: string, today: string, unt
 }
 
 async function readRenewals(tx: DbOrTx, tenantId: string, from: string, to: string) {
-  const result = await queryRows<Record<string, unknown>>(tx, sql`
+  const result = await queryRows<Record<string, unknown>>(
+    tx,
+    sql`
     select p.id, p.customer_id, p.status, p.line_of_business, p.carrier_name, p.risk_state, p.inception_date::text,
       p.effective_date::text, p.expiration_date::text, p.premium, p.prior_premium, p.renewal_premium
     from policies p
     where p.tenant_id = ${tenantId} and p.status = 'active'
-      and p.expiration_date >= ${from}::date and p.expiration_date < ${to}::date`);
-  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return result.map(
-    (r): CandidateRow => ({
-      policyId: String(r.id),
-      customerId: String(r.customer_id),
-      status: String(r.status),
-      lineOfBusiness: String(r.line_of_business),
-      carrierName: String(r.carrier_name),
-      riskState: (r.risk_state as string | null) ?? null,
-      inceptionDate: (r.inception_date as string | null) ?? null,
-      effectiveDate: String(r.effective_date),
-      expirationDate: String(r.expiration_date),
-      premium: num(r.premium),
-      priorPremium: num(r.prior_premium),
-      renewalPremium: num(r.renewal_premium),
-    }),
+      and p.expiration_date >= ${from}::date and p.expiration_date < ${to}::date`,
   );
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return result.map((r): CandidateRow => ({
+    policyId: String(r.id),
+    customerId: String(r.customer_id),
+    status: String(r.status),
+    lineOfBusiness: String(r.line_of_business),
+    carrierName: String(r.carrier_name),
+    riskState: (r.risk_state as string | null) ?? null,
+    inceptionDate: (r.inception_date as string | null) ?? null,
+    effectiveDate: String(r.effective_date),
+    expirationDate: String(r.expiration_date),
+    premium: num(r.premium),
+    priorPremium: num(r.prior_premium),
+    renewalPremium: num(r.renewal_premium),
+  }));
 }
 
 /** One forecast row as written: the evaluation, the policy's line and the final flag decision. */
@@ -238,14 +245,26 @@ async function writeForecasts(tx: DbOrTx, tenantId: string, records: ForecastRec
     for (let i = 0; i < records.length; i += BATCH) await insertForecasts(tx, tenantId, records.slice(i, i + BATCH));
     return;
   }
-  for (let i = 0; i < records.length; i += 1_000) await stream.write(records.slice(i, i + 1_000).map((r) => copyLine(tenantId, r)).join(""));
+  for (let i = 0; i < records.length; i += 1_000)
+    await stream.write(
+      records
+        .slice(i, i + 1_000)
+        .map((r) => copyLine(tenantId, r))
+        .join(""),
+    );
   await stream.end();
 }
 
 /** COPY text format: tab-separated, \N for null, backslash escaped (the JSON is the only free text). */
 function copyLine(tenantId: string, { e, line, flagged, exclusion }: ForecastRecord) {
   const v = (x: string | number | boolean | null | undefined) =>
-    x === null || x === undefined ? "\\N" : typeof x === "boolean" ? (x ? "t" : "f") : String(x).replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
+    x === null || x === undefined
+      ? "\\N"
+      : typeof x === "boolean"
+        ? x
+          ? "t"
+          : "f"
+        : String(x).replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
   const p = e.prediction;
   return `${[
     tenantId,
@@ -291,14 +310,20 @@ async function insertForecasts(tx: DbOrTx, tenantId: string, records: ForecastRe
 
 async function recentlyRemarketedCustomers(tx: DbOrTx, tenantId: string, now: Date) {
   const since = new Date(now.getTime() - FREQUENCY_CAP_DAYS * 86_400_000);
-  const result = await queryRows<{ customer_id: string }>(tx, sql`
-    select distinct customer_id from remarkets where tenant_id = ${tenantId} and remarketed_at > ${since.toISOString()}::timestamptz`);
+  const result = await queryRows<{ customer_id: string }>(
+    tx,
+    sql`
+    select distinct customer_id from remarkets where tenant_id = ${tenantId} and remarketed_at > ${since.toISOString()}::timestamptz`,
+  );
   return new Set(result.map((r) => String(r.customer_id)));
 }
 
 async function existingFlags(tx: DbOrTx, tenantId: string) {
-  const result = await queryRows<{ policy_id: string; customer_id: string; status: ExistingFlag["status"] }>(tx, sql`
-    select policy_id, customer_id, status from renewal_flags where tenant_id = ${tenantId}`);
+  const result = await queryRows<{ policy_id: string; customer_id: string; status: ExistingFlag["status"] }>(
+    tx,
+    sql`
+    select policy_id, customer_id, status from renewal_flags where tenant_id = ${tenantId}`,
+  );
   return new Map(result.map((r) => [String(r.policy_id), { customerId: String(r.customer_id), status: r.status }]));
 }
 
@@ -333,7 +358,8 @@ async function upsertFlags(tx: DbOrTx, tenantId: string, now: Date, flaggedIds: 
 
 async function readFilterOptions(tx: DbOrTx, tenantId: string): Promise<WorklistFilterOptions> {
   const distinct = async (column: string) => {
-    const result = await queryRows<{ v: string }>(tx, 
+    const result = await queryRows<{ v: string }>(
+      tx,
       sql`select distinct ${sql.raw(column)} as v from renewal_flags where tenant_id = ${tenantId} and ${sql.raw(column)} is not null order by 1`,
     );
     return result.map((r) => String(r.v));
@@ -348,7 +374,10 @@ async function readFilterOptions(tx: DbOrTx, tenantId: string): Promise<Worklist
 
 /** The last computation (null: never computed). */
 export async function getForecastRun(ctx: ForecastCtx) {
-  const [run] = await ctx.db.select().from(forecastRuns).where(and(eq(forecastRuns.tenantId, ctx.tenantId)));
+  const [run] = await ctx.db
+    .select()
+    .from(forecastRuns)
+    .where(and(eq(forecastRuns.tenantId, ctx.tenantId)));
   return run ?? null;
 }
 
@@ -359,7 +388,16 @@ const INLINE_LIMIT = 20_000;
 /** Recompute now for small books, or queue the job for large ones; returns whether it ran inline. */
 export async function refreshForecast(ctx: { db: Db; tenantId: string; now?: () => Date }) {
   const run = await getForecastRun(ctx);
-  const size = run ? run.evaluated : Number((await queryRows<{ n: string | number }>(ctx.db, sql`select count(*) as n from policies where tenant_id = ${ctx.tenantId} and status = 'active'`))[0].n);
+  const size = run
+    ? run.evaluated
+    : Number(
+        (
+          await queryRows<{ n: string | number }>(
+            ctx.db,
+            sql`select count(*) as n from policies where tenant_id = ${ctx.tenantId} and status = 'active'`,
+          )
+        )[0].n,
+      );
   if (size < INLINE_LIMIT) {
     await recomputeForecast(ctx);
     return { inline: true };
@@ -370,7 +408,11 @@ export async function refreshForecast(ctx: { db: Db; tenantId: string; now?: () 
 
 /** Queue a recomputation (the import calls this after an ETL run; duplicates collapse while queued). */
 export async function enqueueForecastRecompute(db: DbOrTx, tenantId: string) {
-  return enqueueJob(db, { type: FORECAST_RECOMPUTE_JOB, tenantId, dedupeKey: `${FORECAST_RECOMPUTE_JOB}:${tenantId}:${Date.now() - (Date.now() % 60_000)}` });
+  return enqueueJob(db, {
+    type: FORECAST_RECOMPUTE_JOB,
+    tenantId,
+    dedupeKey: `${FORECAST_RECOMPUTE_JOB}:${tenantId}:${Date.now() - (Date.now() % 60_000)}`,
+  });
 }
 
 /** The `forecast.recompute` job for one tenant. */
@@ -393,6 +435,9 @@ export const handleForecastRecompute: JobHandler = async (job, { db, progress })
 
 /** Daily: every tenant with a book gets a fresh forecast (days to expiry move, snoozes wake up). */
 export const handleForecastRecomputeAll: JobHandler = async (_job, { db }) => {
-  const rows = await queryRows<{ tenant_id: string }>(db, sql`select t.id as tenant_id from tenants t where exists (select 1 from policies p where p.tenant_id = t.id)`);
+  const rows = await queryRows<{ tenant_id: string }>(
+    db,
+    sql`select t.id as tenant_id from tenants t where exists (select 1 from policies p where p.tenant_id = t.id)`,
+  );
   for (const r of rows) await enqueueForecastRecompute(db, String(r.tenant_id));
 };

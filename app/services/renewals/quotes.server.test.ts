@@ -4,7 +4,14 @@ import { tenantCarriers } from "~/db/schema";
 import { openSecret } from "~/utils/secret-box.server";
 import { createCustomer, createPolicy } from "../../../tests/support/book-factories";
 import { createTestTenant } from "../../../tests/support/factories";
-import { addTenantCarrier, carriersForPolicy, listCatalogue, listTenantCarriers, saveCredentials, setCredentialsInvalid } from "../connections/carriers.server";
+import {
+  addTenantCarrier,
+  carriersForPolicy,
+  listCatalogue,
+  listTenantCarriers,
+  saveCredentials,
+  setCredentialsInvalid,
+} from "../connections/carriers.server";
 import { customerCounts, getCustomerDetail, listCustomers } from "./customers.server";
 import { getRemarket, markLost, saveQuote, selectQuote } from "./quotes.server";
 import { remarketPolicy } from "./remarket.server";
@@ -16,14 +23,47 @@ describe("quotes and outcomes", () => {
   test("another carrier's quote rewrites, the incumbent's renews, lost closes without savings; reports add them up", async () => {
     const { db, tenant, ctx } = await createTestTenant();
     const c = await createCustomer(db, tenant.id, { name: "Rita Quote", email: "Rita@Example.com", state: "TX" });
-    const p1 = await createPolicy(db, tenant.id, { customerId: c.id, carrierName: "Travelers", expirationDate: in20Days(), premium: 1000, renewalPremium: 1300, producer: "Ann" });
-    const p2 = await createPolicy(db, tenant.id, { customerId: c.id, carrierName: "Safeco", lineOfBusiness: "PAUTO", expirationDate: in20Days(), premium: 800, renewalPremium: 1000, producer: "Ann" });
-    const p3 = await createPolicy(db, tenant.id, { customerId: c.id, carrierName: "Chubb", expirationDate: in20Days(), premium: 2000, renewalPremium: 2500, producer: "Bo" });
+    const p1 = await createPolicy(db, tenant.id, {
+      customerId: c.id,
+      carrierName: "Travelers",
+      expirationDate: in20Days(),
+      premium: 1000,
+      renewalPremium: 1300,
+      producer: "Ann",
+    });
+    const p2 = await createPolicy(db, tenant.id, {
+      customerId: c.id,
+      carrierName: "Safeco",
+      lineOfBusiness: "PAUTO",
+      expirationDate: in20Days(),
+      premium: 800,
+      renewalPremium: 1000,
+      producer: "Ann",
+    });
+    const p3 = await createPolicy(db, tenant.id, {
+      customerId: c.id,
+      carrierName: "Chubb",
+      expirationDate: in20Days(),
+      premium: 2000,
+      renewalPremium: 2500,
+      producer: "Bo",
+    });
     const [r1, r2, r3] = [await remarketPolicy(ctx, p1.id), await remarketPolicy(ctx, p2.id), await remarketPolicy(ctx, p3.id)];
 
-    const cheaper = await saveQuote(ctx, r1.remarketId, { carrierName: "Nationwide", premium: 1150, effectiveDate: in20Days(), coverageNotes: "Same limits" });
+    const cheaper = await saveQuote(ctx, r1.remarketId, {
+      carrierName: "Nationwide",
+      premium: 1150,
+      effectiveDate: in20Days(),
+      coverageNotes: "Same limits",
+    });
     await saveQuote(ctx, r1.remarketId, { carrierName: "Travelers", premium: 1300, effectiveDate: in20Days() });
-    await saveQuote(ctx, r1.remarketId, { quoteId: cheaper, carrierName: "Nationwide", premium: 1100, effectiveDate: in20Days(), coverageNotes: "Edited" });
+    await saveQuote(ctx, r1.remarketId, {
+      quoteId: cheaper,
+      carrierName: "Nationwide",
+      premium: 1100,
+      effectiveDate: in20Days(),
+      coverageNotes: "Edited",
+    });
     expect(await selectQuote(ctx, cheaper)).toEqual({ remarketId: r1.remarketId, outcome: "rewritten", premiumSaved: 200 });
     const detail = await getRemarket(ctx, r1.remarketId);
     expect(detail).toMatchObject({ status: "closed", outcome: "rewritten", boundPremium: 1100, premiumSaved: 200 });
@@ -50,7 +90,9 @@ describe("quotes and outcomes", () => {
     expect(customer.remarkets).toHaveLength(3);
     expect(customer.quotes).toHaveLength(3);
     expect(customer.tasks).toHaveLength(3);
-    expect(customer.audit.map((a) => a.action)).toEqual(expect.arrayContaining(["policy.remarketed", "quote.created", "quote.updated", "quote.selected", "remarket.lost"]));
+    expect(customer.audit.map((a) => a.action)).toEqual(
+      expect.arrayContaining(["policy.remarketed", "quote.created", "quote.updated", "quote.selected", "remarket.lost"]),
+    );
   });
 });
 

@@ -9,8 +9,6 @@ type Ctx = Pick<TenantContext, "db" | "tenantId">;
 
 export const REMARKETS_PAGE_SIZE = 20;
 
-
-
 /** Re-marketed policies with their quote counts (seed qoutes/), open ones first. */
 export async function listRemarkets(ctx: Ctx, input: { status: "open" | "closed" | "all"; page: number }) {
   const where = and(eq(remarkets.tenantId, ctx.tenantId), input.status === "all" ? undefined : eq(remarkets.status, input.status));
@@ -207,11 +205,25 @@ export async function selectQuote(ctx: TenantContext, quoteId: string) {
   const saved = remarket.baselinePremium !== null ? Math.round((remarket.baselinePremium - quote.premium) * 100) / 100 : null;
   const now = clock(ctx);
   await ctx.db.transaction(async (tx) => {
-    await tx.update(quotes).set({ selected: false }).where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.remarketId, remarket.id)));
-    await tx.update(quotes).set({ selected: true, updatedAt: now }).where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.id, quote.id)));
+    await tx
+      .update(quotes)
+      .set({ selected: false })
+      .where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.remarketId, remarket.id)));
+    await tx
+      .update(quotes)
+      .set({ selected: true, updatedAt: now })
+      .where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.id, quote.id)));
     await tx
       .update(remarkets)
-      .set({ status: "closed", outcome, selectedQuoteId: quote.id, boundPremium: quote.premium, premiumSaved: saved, closedAt: now, closedBy: ctx.userId })
+      .set({
+        status: "closed",
+        outcome,
+        selectedQuoteId: quote.id,
+        boundPremium: quote.premium,
+        premiumSaved: saved,
+        closedAt: now,
+        closedBy: ctx.userId,
+      })
       .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.id, remarket.id)));
     await recordAudit(
       tx,
@@ -234,14 +246,32 @@ export async function markLost(ctx: TenantContext, remarketId: string) {
   const remarket = await getRemarket(ctx, remarketId);
   const now = clock(ctx);
   await ctx.db.transaction(async (tx) => {
-    await tx.update(quotes).set({ selected: false }).where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.remarketId, remarket.id)));
+    await tx
+      .update(quotes)
+      .set({ selected: false })
+      .where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.remarketId, remarket.id)));
     await tx
       .update(remarkets)
-      .set({ status: "closed", outcome: "lost", selectedQuoteId: null, boundPremium: null, premiumSaved: null, closedAt: now, closedBy: ctx.userId })
+      .set({
+        status: "closed",
+        outcome: "lost",
+        selectedQuoteId: null,
+        boundPremium: null,
+        premiumSaved: null,
+        closedAt: now,
+        closedBy: ctx.userId,
+      })
       .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.id, remarket.id)));
     await recordAudit(
       tx,
-      { tenantId: ctx.tenantId, actorUserId: ctx.userId, action: "remarket.lost", subjectType: "policy", subjectId: remarket.policyId, details: { remarketId } },
+      {
+        tenantId: ctx.tenantId,
+        actorUserId: ctx.userId,
+        action: "remarket.lost",
+        subjectType: "policy",
+        subjectId: remarket.policyId,
+        details: { remarketId },
+      },
       now,
     );
   });

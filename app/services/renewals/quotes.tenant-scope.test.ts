@@ -53,7 +53,10 @@ describe("re-markets and quotes: tenant scope", () => {
   test("quotes of a policy and of a re-market", async () => {
     await expectTenantScoped(
       pair,
-      async (me) => ({ policy: await quotesForPolicy(me.ctx, me.seed.policyIds[1]), remarket: await getRemarket(me.ctx, me.seed.remarketIds[1]) }),
+      async (me) => ({
+        policy: await quotesForPolicy(me.ctx, me.seed.policyIds[1]),
+        remarket: await getRemarket(me.ctx, me.seed.remarketIds[1]),
+      }),
       (r) => ({ policy: ids(r.policy), remarket: ids(r.remarket.quotes) }),
       (me) => ({ policy: [me.seed.quoteIds[1]], remarket: [me.seed.quoteIds[1]] }),
     );

@@ -49,8 +49,17 @@ describe("re-market", () => {
     expect(rm).toMatchObject({ policyId: t.policyIds[0], userId: t.user.id, quotaYear: 2026, baselinePremium: 1300, status: "open" });
     expect(rm.remarketedAt.toISOString()).toBe(NOW.toISOString());
     const [task] = await t.db.select().from(tasks).where(eq(tasks.remarketId, result.remarketId));
-    expect(task).toMatchObject({ assignee: "Sam Producer", activityCode: "RMKT", workGroup: "Personal lines", dueDate: "2026-03-16", writeback: "none" });
-    const audit = await t.db.select().from(auditEvents).where(and(eq(auditEvents.tenantId, t.tenant.id), eq(auditEvents.action, "policy.remarketed")));
+    expect(task).toMatchObject({
+      assignee: "Sam Producer",
+      activityCode: "RMKT",
+      workGroup: "Personal lines",
+      dueDate: "2026-03-16",
+      writeback: "none",
+    });
+    const audit = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tenantId, t.tenant.id), eq(auditEvents.action, "policy.remarketed")));
     expect(audit).toHaveLength(1);
     expect((await getRemarketAllowance(t.db, t.tenant.id, NOW)).used).toBe(1);
   });
@@ -66,7 +75,10 @@ describe("re-market", () => {
       .returning({ id: connections.id });
     const p = await createPolicy(t.db, t.tenant.id, { customerId: customer.id, connectionId, expirationDate: "2026-04-15" });
     const result = await remarketPolicy({ ...t.ctx, now: () => NOW }, p.id);
-    const queued = await t.db.select().from(jobs).where(and(eq(jobs.tenantId, t.tenant.id), eq(jobs.type, "task.writeback")));
+    const queued = await t.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.tenantId, t.tenant.id), eq(jobs.type, "task.writeback")));
     expect(queued).toHaveLength(1);
     expect(queued[0].payload).toMatchObject({ taskId: result.taskId, connectionId });
   });
@@ -84,14 +96,24 @@ describe("re-market", () => {
   test("refuses an agency whose trial is over without a plan: single and bulk, nothing used", async () => {
     const t = await tenantWithPolicies(3);
     // The trial ended on 14 Feb 2026 (New York), two weeks before NOW; no subscription.
-    await t.db.update(billingAccounts).set({ trialEndsAt: new Date("2026-02-15T00:00:00Z") }).where(eq(billingAccounts.tenantId, t.tenant.id));
-    const message = "Your free trial ended on 14 Feb 2026. Re-marketing needs an active subscription: choose a plan on the Billing page to re-market again.";
+    await t.db
+      .update(billingAccounts)
+      .set({ trialEndsAt: new Date("2026-02-15T00:00:00Z") })
+      .where(eq(billingAccounts.tenantId, t.tenant.id));
+    const message =
+      "Your free trial ended on 14 Feb 2026. Re-marketing needs an active subscription: choose a plan on the Billing page to re-market again.";
     await expect(remarketPolicy(t.ctx, t.policyIds[0])).rejects.toMatchObject({ message, status: 403 });
 
     await recomputeForecast({ db: t.db, tenantId: t.tenant.id, now: () => NOW });
     const flags = await t.db.select({ id: renewalFlags.id }).from(renewalFlags).where(eq(renewalFlags.tenantId, t.tenant.id));
     expect(flags.length).toBeGreaterThan(0);
-    await expect(remarketFlags(t.ctx, flags.map((f) => f.id), true)).rejects.toMatchObject({ message, status: 403 });
+    await expect(
+      remarketFlags(
+        t.ctx,
+        flags.map((f) => f.id),
+        true,
+      ),
+    ).rejects.toMatchObject({ message, status: 403 });
     const [logged] = await t.db.select().from(bulkActions).where(eq(bulkActions.tenantId, t.tenant.id));
     expect(logged).toMatchObject({ action: "remarket", requested: flags.length, succeeded: 0 });
     expect(logged.failures.map((f) => f.reason)).toEqual(flags.map(() => message));

@@ -22,7 +22,9 @@ export function unpaidRefusal(reason: string | undefined) {
 /** Unpaid (entitlements, seed custom:paid) → the unpaid refusal; otherwise the quota's own message. */
 async function refusalMessage(db: DbOrTx, tenantId: string, now: Date, reason: string) {
   const entitlements = await getEntitlements(db, tenantId, now);
-  return entitlements.paid ? { message: reason, status: 409 as const } : { message: unpaidRefusal(entitlements.reason), status: 403 as const };
+  return entitlements.paid
+    ? { message: reason, status: 409 as const }
+    : { message: unpaidRefusal(entitlements.reason), status: 403 as const };
 }
 
 /**
@@ -100,7 +102,10 @@ export async function remarketPolicy(ctx: TenantContext, policyId: string) {
       throw new ServiceError(refusal.message, refusal.status);
     }
     if (usage.quotaYear !== allowance.quotaYear) {
-      await tx.update(remarkets).set({ quotaYear: usage.quotaYear }).where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.id, remarket.id)));
+      await tx
+        .update(remarkets)
+        .set({ quotaYear: usage.quotaYear })
+        .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.id, remarket.id)));
     }
 
     if (flag) {
@@ -118,11 +123,25 @@ export async function remarketPolicy(ctx: TenantContext, policyId: string) {
         action: "policy.remarketed",
         subjectType: "policy",
         subjectId: policy.id,
-        details: { remarketId: remarket.id, policyNumber: policy.policyNumber, quotaYear: usage.quotaYear, used: usage.used, quota: usage.quota, taskId },
+        details: {
+          remarketId: remarket.id,
+          policyNumber: policy.policyNumber,
+          quotaYear: usage.quotaYear,
+          used: usage.used,
+          quota: usage.quota,
+          taskId,
+        },
       },
       now,
     );
-    return { remarketId: remarket.id, taskId, used: usage.used, quota: usage.quota, quotaYear: usage.quotaYear, policyNumber: policy.policyNumber };
+    return {
+      remarketId: remarket.id,
+      taskId,
+      used: usage.used,
+      quota: usage.quota,
+      quotaYear: usage.quotaYear,
+      policyNumber: policy.policyNumber,
+    };
   });
 }
 
@@ -133,7 +152,13 @@ export async function remarketFlags(ctx: TenantContext, flagIds: string[], bulk:
   const entitlements = await getEntitlements(ctx.db, ctx.tenantId, clock(ctx));
   if (!entitlements.paid) {
     const message = unpaidRefusal(entitlements.reason);
-    if (bulk) await logBulkAction(ctx, { action: "remarket", requested: flags.length, succeeded: 0, failures: flags.map((f) => ({ id: f.id, label: flagLabel(f), reason: message })) });
+    if (bulk)
+      await logBulkAction(ctx, {
+        action: "remarket",
+        requested: flags.length,
+        succeeded: 0,
+        failures: flags.map((f) => ({ id: f.id, label: flagLabel(f), reason: message })),
+      });
     throw new ServiceError(message, 403);
   }
   const failures: BulkFailure[] = [];

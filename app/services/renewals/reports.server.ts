@@ -25,7 +25,12 @@ const GROUPS = {
  * (renewed with the incumbent or rewritten elsewhere) vs. lost, in count and premium.
  */
 /** Periods are calendar days in the tenant's time zone. */
-export async function retentionBy(ctx: Ctx, group: keyof typeof GROUPS, period: { from: string; to: string }, timeZone = "America/New_York"): Promise<RetentionRow[]> {
+export async function retentionBy(
+  ctx: Ctx,
+  group: keyof typeof GROUPS,
+  period: { from: string; to: string },
+  timeZone = "America/New_York",
+): Promise<RetentionRow[]> {
   const rows = await queryRows<Record<string, unknown>>(
     ctx.db,
     sql`

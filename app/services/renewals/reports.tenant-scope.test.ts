@@ -21,7 +21,8 @@ describe("reports: tenant scope", () => {
       const book = await seedFlaggedBook(t.ctx, { tag: t.tag, size: 3, remarketed: 1 + t.index });
       await selectQuote(t.ctx, book.quoteIds[0]);
       if (t.index) await markLost(t.ctx, book.remarketIds[1]);
-      for (let i = 0; i <= t.index; i++) await logBulkAction(t.ctx, { action: "dismiss", requested: 2, succeeded: 2, failures: [], details: `Reason ${t.tag}` });
+      for (let i = 0; i <= t.index; i++)
+        await logBulkAction(t.ctx, { action: "dismiss", requested: 2, succeeded: 2, failures: [], details: `Reason ${t.tag}` });
       const bulk = await t.db.select({ id: bulkActions.id }).from(bulkActions).where(eq(bulkActions.tenantId, t.tenant.id));
       return { ...book, bulkIds: bulk.map((b) => b.id) };
     });
@@ -44,7 +45,11 @@ describe("reports: tenant scope", () => {
     await expectTenantScoped(
       pair,
       (me) => quotaReturn(me.ctx, year),
-      (months) => ({ used: months.reduce((n, m) => n + m.used, 0), rewrites: months.reduce((n, m) => n + m.rewrites, 0), saved: months.reduce((n, m) => n + m.saved, 0) }),
+      (months) => ({
+        used: months.reduce((n, m) => n + m.used, 0),
+        rewrites: months.reduce((n, m) => n + m.rewrites, 0),
+        saved: months.reduce((n, m) => n + m.saved, 0),
+      }),
       (me) => ({ used: me.seed.remarketIds.length, rewrites: 1, saved: 200 }),
     );
   });

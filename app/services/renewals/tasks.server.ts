@@ -195,7 +195,14 @@ export async function setTaskStatus(ctx: TenantContext, taskId: string, status: 
     if (!task) throw new NotFoundError("Task not found");
     await recordAudit(
       tx,
-      { tenantId: ctx.tenantId, actorUserId: ctx.userId, action: `task.${status}`, subjectType: "policy", subjectId: task.policyId ?? undefined, details: { taskId, title: task.title } },
+      {
+        tenantId: ctx.tenantId,
+        actorUserId: ctx.userId,
+        action: `task.${status}`,
+        subjectType: "policy",
+        subjectId: task.policyId ?? undefined,
+        details: { taskId, title: task.title },
+      },
       now,
     );
   });

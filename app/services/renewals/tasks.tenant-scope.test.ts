@@ -24,7 +24,14 @@ describe("tasks: tenant scope", () => {
         open: await listTasks(me.ctx, { status: "open", page: 1 }),
         done: await listTasks(me.ctx, { status: "done", page: 1 }),
       }),
-      (r) => ({ all: ids(r.all.rows), allTotal: r.all.total, open: ids(r.open.rows), openTotal: r.open.total, done: ids(r.done.rows), doneTotal: r.done.total }),
+      (r) => ({
+        all: ids(r.all.rows),
+        allTotal: r.all.total,
+        open: ids(r.open.rows),
+        openTotal: r.open.total,
+        done: ids(r.done.rows),
+        doneTotal: r.done.total,
+      }),
       (me) => {
         const open = me.seed.taskIds.filter((id) => !me.seed.doneIds.includes(id));
         return {
@@ -43,7 +50,13 @@ describe("tasks: tenant scope", () => {
     await expectTenantScoped(
       pair,
       (me) => openTasksCsv(me.ctx),
-      (csv) => csv.trimEnd().split("\r\n").slice(1).map((line) => line.split(",")[2]).sort(),
+      (csv) =>
+        csv
+          .trimEnd()
+          .split("\r\n")
+          .slice(1)
+          .map((line) => line.split(",")[2])
+          .sort(),
       (me) => sorted(me.seed.policyNumbers.slice(1, me.seed.taskIds.length)),
     );
   });

@@ -74,9 +74,12 @@ export async function listWorklist(ctx: Pick<TenantContext, "db" | "tenantId">, 
       .limit(WORKLIST_PAGE_SIZE)
       .offset((page - 1) * WORKLIST_PAGE_SIZE),
     // The capped count and the last computation (filter choices, time) in one statement.
-    queryRows<{ n: number | string; filter_options: WorklistFilterOptions | null; computed_at: Date | string | null }>(ctx.db, sql`
+    queryRows<{ n: number | string; filter_options: WorklistFilterOptions | null; computed_at: Date | string | null }>(
+      ctx.db,
+      sql`
       select (select count(*) from (select 1 from ${renewalFlags} where ${where} limit ${cap + 1}) capped) as n, r.filter_options, r.computed_at
-      from (select 1) one left join forecast_runs r on r.tenant_id = ${ctx.tenantId}`),
+      from (select 1) one left join forecast_runs r on r.tenant_id = ${ctx.tenantId}`,
+    ),
   ]);
   const total = Number(counted[0]?.n ?? 0);
   const run = counted[0];

@@ -28,16 +28,32 @@ describe("worklist: tenant scope", () => {
   test("a search both tenants' rows match, and the re-marketed status", async () => {
     await expectTenantScoped(
       pair,
-      async (me) => ({ search: await listWorklist(me.ctx, { status: "open", q: "scope customer" }, 1), remarketed: await listWorklist(me.ctx, { status: "remarketed" }, 1) }),
-      (r) => ({ search: ids(r.search.rows), searchTotal: r.search.total, remarketed: ids(r.remarketed.rows, "remarketId"), remarketedTotal: r.remarketed.total }),
-      (me) => ({ search: sorted(me.seed.openFlagIds), searchTotal: me.seed.openFlagIds.length, remarketed: sorted(me.seed.remarketIds), remarketedTotal: me.seed.remarketIds.length }),
+      async (me) => ({
+        search: await listWorklist(me.ctx, { status: "open", q: "scope customer" }, 1),
+        remarketed: await listWorklist(me.ctx, { status: "remarketed" }, 1),
+      }),
+      (r) => ({
+        search: ids(r.search.rows),
+        searchTotal: r.search.total,
+        remarketed: ids(r.remarketed.rows, "remarketId"),
+        remarketedTotal: r.remarketed.total,
+      }),
+      (me) => ({
+        search: sorted(me.seed.openFlagIds),
+        searchTotal: me.seed.openFlagIds.length,
+        remarketed: sorted(me.seed.remarketIds),
+        remarketedTotal: me.seed.remarketIds.length,
+      }),
     );
   });
 
   test("filtering by the other tenant's carrier or producer finds nothing", async () => {
     await expectTenantScoped(
       pair,
-      async (me, other) => ({ carrier: await listWorklist(me.ctx, { status: "open", carrier: other.seed.carrier }, 1), producer: await listWorklist(me.ctx, { status: "open", producer: other.seed.producer }, 1) }),
+      async (me, other) => ({
+        carrier: await listWorklist(me.ctx, { status: "open", carrier: other.seed.carrier }, 1),
+        producer: await listWorklist(me.ctx, { status: "open", producer: other.seed.producer }, 1),
+      }),
       (r) => ({ carrier: r.carrier.total, producer: r.producer.total, rows: [...r.carrier.rows, ...r.producer.rows] }),
       () => ({ carrier: 0, producer: 0, rows: [] }),
     );

@@ -17,7 +17,8 @@ async function all(connector: ReturnType<typeof createFileConnector>, object: st
 
 describe("file connector", () => {
   test("messy CSV: BOM, title row, semicolons, blank lines, ragged rows, repeated headers", async () => {
-    const csv = "\uFEFFBook of Business Report\r\n\r\nClient;Name;Premium;Name\r\n1;\"Smith, Jane\";$1,200.50;x\r\n\r\n;;;\r\n2;Lee, Al;1200.5\r\n3;Ng, Bo;N/A;y;extra\r\n";
+    const csv =
+      '\uFEFFBook of Business Report\r\n\r\nClient;Name;Premium;Name\r\n1;"Smith, Jane";$1,200.50;x\r\n\r\n;;;\r\n2;Lee, Al;1200.5\r\n3;Ng, Bo;N/A;y;extra\r\n';
     const c = createFileConnector({ open: fromText(csv), format: "csv", fileName: "export.csv" });
     expect(await c.listObjects()).toEqual([{ name: "rows", label: "export.csv" }]);
     expect((await c.listAttributes("rows")).map((a) => a.name)).toEqual(["Client", "Name", "Premium", "Name (2)"]);
@@ -65,8 +66,24 @@ describe("file connector", () => {
     { store: false, workbookLast: true },
     { store: true, workbookLast: false },
   ])("XLSX with stored parts $store and the workbook part last $workbookLast reads in full", async (layout) => {
-    const rows = [["Policy #", "Premium", "Effective Date"], ...Array.from({ length: 30 }, (_, i) => [`P-${i}`, 100 + i, new Date(Date.UTC(2025, 0, 1 + i))])];
-    const book = makeXlsx([{ name: "Notes", rows: [["nothing here"]] }, { name: "Policies", rows }, { name: "Carriers", rows: [["Name", "Code"], ["Safeco", 7]] }], layout);
+    const rows = [
+      ["Policy #", "Premium", "Effective Date"],
+      ...Array.from({ length: 30 }, (_, i) => [`P-${i}`, 100 + i, new Date(Date.UTC(2025, 0, 1 + i))]),
+    ];
+    const book = makeXlsx(
+      [
+        { name: "Notes", rows: [["nothing here"]] },
+        { name: "Policies", rows },
+        {
+          name: "Carriers",
+          rows: [
+            ["Name", "Code"],
+            ["Safeco", 7],
+          ],
+        },
+      ],
+      layout,
+    );
     const c = createFileConnector({ open: fromText(book), format: "xlsx", fileName: "book.xlsx" });
     expect((await c.listObjects()).map((o) => o.name)).toEqual(["Notes", "Policies", "Carriers"]);
     expect((await c.listAttributes("Carriers")).map((a) => a.name)).toEqual(["Name", "Code"]);
@@ -78,8 +95,24 @@ describe("file connector", () => {
   test("XLSX kept on this machine's disk is read in place", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "xlsx-"));
     const file = path.join(dir, "book.xlsx");
-    await writeFile(file, makeXlsx([{ name: "Policies", rows: [["Policy #", "Premium"], ["P-1", 10]] }]));
-    const c = createFileConnector({ open: () => Promise.reject(new Error("the upload is not copied")), localPath: () => file, format: "xlsx", fileName: "book.xlsx" });
+    await writeFile(
+      file,
+      makeXlsx([
+        {
+          name: "Policies",
+          rows: [
+            ["Policy #", "Premium"],
+            ["P-1", 10],
+          ],
+        },
+      ]),
+    );
+    const c = createFileConnector({
+      open: () => Promise.reject(new Error("the upload is not copied")),
+      localPath: () => file,
+      format: "xlsx",
+      fileName: "book.xlsx",
+    });
     expect((await c.listObjects()).map((o) => o.name)).toEqual(["Policies"]);
     expect(await all(c, "Policies")).toEqual([[{ rowNumber: 2, values: { "Policy #": "P-1", Premium: "10" } }]]);
     await rm(dir, { recursive: true, force: true });

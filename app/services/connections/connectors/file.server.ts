@@ -177,7 +177,11 @@ export function topValues(counts: Map<string, number>, limit: number): SourceVal
 function uniqueHeaders(cells: string[]) {
   const seen = new Map<string, number>();
   return cells.map((cell, i) => {
-    const base = cell.replace(/^\uFEFF/, "").trim().replace(/\s+/g, " ") || `Column ${i + 1}`;
+    const base =
+      cell
+        .replace(/^\uFEFF/, "")
+        .trim()
+        .replace(/\s+/g, " ") || `Column ${i + 1}`;
     const n = (seen.get(base.toLowerCase()) ?? 0) + 1;
     seen.set(base.toLowerCase(), n);
     return n === 1 ? base : `${base} (${n})`;
@@ -192,7 +196,11 @@ async function sniffDelimiter(open: () => Promise<Readable>) {
     if (head.length > 16_384) break;
   }
   stream.destroy();
-  const firstLines = head.split(/\r?\n/).filter((l) => l.trim()).slice(0, 5).join("\n");
+  const firstLines = head
+    .split(/\r?\n/)
+    .filter((l) => l.trim())
+    .slice(0, 5)
+    .join("\n");
   const candidates = [",", ";", "\t", "|"];
   const counts = candidates.map((d) => firstLines.split(d).length - 1);
   const best = counts.indexOf(Math.max(...counts));

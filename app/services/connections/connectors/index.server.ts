@@ -39,11 +39,14 @@ export function connectorFor(db: DbOrTx, connection: ConnectionSource, options: 
     const format = fileFormatFor(connection.fileName);
     if (!format) throw new ConnectorError("Only CSV and XLSX files can be imported.");
     const key = connection.fileKey;
-    return createFileConnector({ open: () => getStorage().read(key), localPath: () => getStorage().localPath(key), format, fileName: connection.fileName });
+    return createFileConnector({
+      open: () => getStorage().read(key),
+      localPath: () => getStorage().localPath(key),
+      format,
+      fileName: connection.fileName,
+    });
   }
-  const secrets = connection.credentialsSealed
-    ? unseal<Record<string, string>>(connection.credentialsSealed, connection.id)
-    : {};
+  const secrets = connection.credentialsSealed ? unseal<Record<string, string>>(connection.credentialsSealed, connection.id) : {};
   const credentials = { ...connection.settings, ...secrets } as SalesforceCredentials;
   return createSalesforceConnector(credentials, {
     ...testOptions,

@@ -63,7 +63,14 @@ describe("Salesforce connector over the REST API", () => {
       { sourceKey: "sf:005B", name: "Sam Service", email: "sam@agency.test", role: "user" },
     ]);
     expect((await c.listActivityCodes!()).map((a) => a.code)).toEqual(["Call", "Renewal Review"]);
-    const task = await c.writeTask!({ subject: "Re-market SF-1", dueDate: "2025-09-01", description: "", assigneeSourceKey: "sf:005A", activityCode: "Call", workGroup: null });
+    const task = await c.writeTask!({
+      subject: "Re-market SF-1",
+      dueDate: "2025-09-01",
+      description: "",
+      assigneeSourceKey: "sf:005A",
+      activityCode: "Call",
+      workGroup: null,
+    });
     expect(task.id).toBe("00T1");
     expect(sf.tasks[0]).toMatchObject({ Subject: "Re-market SF-1", OwnerId: "005A", Type: "Call" });
   });
@@ -72,7 +79,14 @@ describe("Salesforce connector over the REST API", () => {
     const c = connector();
     const since = new Date(Date.now() - 60_000);
     const subject = `Re-market home policy HO-1 for O'Brien "Bud" \\ Sons`;
-    const written = await c.writeTask!({ subject, dueDate: "2026-05-01", description: "", assigneeSourceKey: null, activityCode: null, workGroup: null });
+    const written = await c.writeTask!({
+      subject,
+      dueDate: "2026-05-01",
+      description: "",
+      assigneeSourceKey: null,
+      activityCode: null,
+      workGroup: null,
+    });
     expect(await c.findWrittenTask!({ subject, dueDate: "2026-05-01" }, since)).toEqual({ id: written.id });
     expect(await c.findWrittenTask!({ subject: "Re-market home policy HO-1 for O", dueDate: "2026-05-01" }, since)).toBeNull();
     expect(await c.findWrittenTask!({ subject, dueDate: "2026-05-02" }, since)).toBeNull();

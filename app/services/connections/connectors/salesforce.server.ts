@@ -20,7 +20,16 @@ function identifier(name: string) {
   return name;
 }
 
-const SOQL_ESCAPES: Record<string, string> = { "\\": "\\\\", "'": "\\'", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
+const SOQL_ESCAPES: Record<string, string> = {
+  "\\": "\\\\",
+  "'": "\\'",
+  '"': '\\"',
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+  "\b": "\\b",
+  "\f": "\\f",
+};
 
 /** A SOQL string literal: Salesforce's escapes for backslash, quotes and control characters. */
 export function soqlString(value: string) {
@@ -129,13 +138,16 @@ export function createSalesforceConnector(
     async listEmployeeAccounts() {
       const people = [];
       for await (const records of query("SELECT Id, Name, Email FROM User WHERE IsActive = true ORDER BY Name")) {
-        for (const r of records) people.push({ sourceKey: `sf:${text(r.Id)}`, name: text(r.Name), email: text(r.Email) || null, role: "user" });
+        for (const r of records)
+          people.push({ sourceKey: `sf:${text(r.Id)}`, name: text(r.Name), email: text(r.Email) || null, role: "user" });
       }
       return people;
     },
 
     async listActivityCodes() {
-      const fields = (await describe("Task")).fields as (Describe["fields"][number] & { picklistValues?: { value: string; label: string; active: boolean }[] })[];
+      const fields = (await describe("Task")).fields as (Describe["fields"][number] & {
+        picklistValues?: { value: string; label: string; active: boolean }[];
+      })[];
       const type = fields.find((f) => f.name === "Type");
       return (type?.picklistValues ?? []).filter((p) => p.active).map((p) => ({ code: p.value, label: p.label }));
     },

@@ -9,7 +9,19 @@ import { mapLineOfBusiness, mapStatus, suggestLineOfBusiness, suggestStatus, sug
 
 describe("mapping suggestions by name similarity", () => {
   test("a generic export's headers map onto the canonical fields", () => {
-    const headers = ["Client ID", "Insured Name", "E-mail Address", "Policy No.", "Line of Business", "Insurance Company", "Eff. Date", "Expiration", "Annual Premium", "Zip", "Agent"];
+    const headers = [
+      "Client ID",
+      "Insured Name",
+      "E-mail Address",
+      "Policy No.",
+      "Line of Business",
+      "Insurance Company",
+      "Eff. Date",
+      "Expiration",
+      "Annual Premium",
+      "Zip",
+      "Agent",
+    ];
     const fields = suggestMapping(headers);
     expect(fields).toMatchObject({
       customerKey: "Client ID",
@@ -40,7 +52,15 @@ describe("mapping suggestions by name similarity", () => {
   });
 
   test("required fields: a customer name may come from last name or business name", () => {
-    expect(missingRequiredFields({})).toEqual(["customerName", "policyNumber", "lineOfBusiness", "carrier", "effectiveDate", "expirationDate", "premium"]);
+    expect(missingRequiredFields({})).toEqual([
+      "customerName",
+      "policyNumber",
+      "lineOfBusiness",
+      "carrier",
+      "effectiveDate",
+      "expirationDate",
+      "premium",
+    ]);
     expect(missingRequiredFields({ lastName: "Last" })).not.toContain("customerName");
   });
 });
@@ -147,19 +167,57 @@ describe("validation reasons", () => {
   };
   const row = (values: Record<string, string>) => ({
     rowNumber: 7,
-    values: { Client: "C1", Name: "Smith, Jane", Policy: "P-1", LOB: "AUTOP", Carrier: "Safeco", Status: "Active", Eff: "01/15/2025", Exp: "2026-01-15", Premium: "$1,200.00", State: "Texas", ...values },
+    values: {
+      Client: "C1",
+      Name: "Smith, Jane",
+      Policy: "P-1",
+      LOB: "AUTOP",
+      Carrier: "Safeco",
+      Status: "Active",
+      Eff: "01/15/2025",
+      Exp: "2026-01-15",
+      Premium: "$1,200.00",
+      State: "Texas",
+      ...values,
+    },
   });
 
   test("a good row becomes a customer and a policy keyed by customer + number + effective date", () => {
     const result = transformRow(row({}), mapping);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.customer).toMatchObject({ sourceKey: "C1", name: "Jane Smith", firstName: "Jane", lastName: "Smith", state: "TX", customerType: "personal" });
-    expect(result.policy).toMatchObject({ sourceKey: "C1|P-1|2025-01-15", lineOfBusiness: "PAUTO", premium: 1200, termMonths: 12, status: "active" });
+    expect(result.customer).toMatchObject({
+      sourceKey: "C1",
+      name: "Jane Smith",
+      firstName: "Jane",
+      lastName: "Smith",
+      state: "TX",
+      customerType: "personal",
+    });
+    expect(result.policy).toMatchObject({
+      sourceKey: "C1|P-1|2025-01-15",
+      lineOfBusiness: "PAUTO",
+      premium: 1200,
+      termMonths: 12,
+      status: "active",
+    });
   });
 
   test("every problem of a row is listed", () => {
-    const result = transformRow(row({ Name: "", Policy: " ", LOB: "XYZ", Carrier: "N/A", Eff: "13/45/2024", Exp: "", Premium: "call office", State: "Narnia", Status: "Zombie" }), mapping);
+    const result = transformRow(
+      row({
+        Name: "",
+        Policy: " ",
+        LOB: "XYZ",
+        Carrier: "N/A",
+        Eff: "13/45/2024",
+        Exp: "",
+        Premium: "call office",
+        State: "Narnia",
+        Status: "Zombie",
+      }),
+      mapping,
+    );
     expect(result).toEqual({
       ok: false,
       reasons: [
@@ -183,7 +241,11 @@ describe("validation reasons", () => {
 
   test("businesses keep their name", () => {
     const result = transformRow(row({ Name: "Summit Roofing Inc" }), mapping);
-    expect(result.ok && result.customer).toMatchObject({ customerType: "commercial", name: "Summit Roofing Inc", businessName: "Summit Roofing Inc" });
+    expect(result.ok && result.customer).toMatchObject({
+      customerType: "commercial",
+      name: "Summit Roofing Inc",
+      businessName: "Summit Roofing Inc",
+    });
   });
 
   test("filters leave out unticked values only", () => {

@@ -37,7 +37,10 @@ export function parseMoney(value: string | null | undefined): Parsed<number> {
     negative = !negative;
     return "";
   });
-  text = text.replace(/^(USD|US\$|\$)\s*/i, "").replace(/\s*(USD)$/i, "").replace(/,(?=\d{3}(\D|$))/g, "");
+  text = text
+    .replace(/^(USD|US\$|\$)\s*/i, "")
+    .replace(/\s*(USD)$/i, "")
+    .replace(/,(?=\d{3}(\D|$))/g, "");
   if (!/^\d+(\.\d+)?$|^\.\d+$/.test(text)) return { ok: false };
   const num = Number(text);
   if (!Number.isFinite(num)) return { ok: false };
@@ -62,7 +65,20 @@ function isoIfValid(y: number, m: number, d: number): string | null {
   return `${y}-${pad(m)}-${pad(d)}`;
 }
 
-const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+const MONTHS: Record<string, number> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
 
 /**
  * A calendar date as yyyy-mm-dd: ISO (with or without time), MM/DD/YYYY, M/D/YY, MM-DD-YYYY,
@@ -124,7 +140,8 @@ export function parseTimestamp(value: string | null | undefined): string | null 
   return date.ok && date.value ? `${date.value}T00:00:00.000Z` : null;
 }
 
-const BUSINESS_WORDS = /\b(llc|inc|corp|corporation|co|company|ltd|lp|llp|pllc|dba|group|holdings|services|enterprises|partners|trust|associates|church|restaurant|farms?)\b\.?/i;
+const BUSINESS_WORDS =
+  /\b(llc|inc|corp|corporation|co|company|ltd|lp|llp|pllc|dba|group|holdings|services|enterprises|partners|trust|associates|church|restaurant|farms?)\b\.?/i;
 
 export function looksLikeBusiness(name: string) {
   return BUSINESS_WORDS.test(name);
@@ -144,14 +161,57 @@ export function splitPersonName(name: string): { firstName: string | null; lastN
 }
 
 const STATES: Record<string, string> = {
-  alabama: "AL", alaska: "AK", arizona: "AZ", arkansas: "AR", california: "CA", colorado: "CO", connecticut: "CT",
-  delaware: "DE", "district of columbia": "DC", florida: "FL", georgia: "GA", hawaii: "HI", idaho: "ID", illinois: "IL",
-  indiana: "IN", iowa: "IA", kansas: "KS", kentucky: "KY", louisiana: "LA", maine: "ME", maryland: "MD",
-  massachusetts: "MA", michigan: "MI", minnesota: "MN", mississippi: "MS", missouri: "MO", montana: "MT",
-  nebraska: "NE", nevada: "NV", "new hampshire": "NH", "new jersey": "NJ", "new mexico": "NM", "new york": "NY",
-  "north carolina": "NC", "north dakota": "ND", ohio: "OH", oklahoma: "OK", oregon: "OR", pennsylvania: "PA",
-  "rhode island": "RI", "south carolina": "SC", "south dakota": "SD", tennessee: "TN", texas: "TX", utah: "UT",
-  vermont: "VT", virginia: "VA", washington: "WA", "west virginia": "WV", wisconsin: "WI", wyoming: "WY",
+  alabama: "AL",
+  alaska: "AK",
+  arizona: "AZ",
+  arkansas: "AR",
+  california: "CA",
+  colorado: "CO",
+  connecticut: "CT",
+  delaware: "DE",
+  "district of columbia": "DC",
+  florida: "FL",
+  georgia: "GA",
+  hawaii: "HI",
+  idaho: "ID",
+  illinois: "IL",
+  indiana: "IN",
+  iowa: "IA",
+  kansas: "KS",
+  kentucky: "KY",
+  louisiana: "LA",
+  maine: "ME",
+  maryland: "MD",
+  massachusetts: "MA",
+  michigan: "MI",
+  minnesota: "MN",
+  mississippi: "MS",
+  missouri: "MO",
+  montana: "MT",
+  nebraska: "NE",
+  nevada: "NV",
+  "new hampshire": "NH",
+  "new jersey": "NJ",
+  "new mexico": "NM",
+  "new york": "NY",
+  "north carolina": "NC",
+  "north dakota": "ND",
+  ohio: "OH",
+  oklahoma: "OK",
+  oregon: "OR",
+  pennsylvania: "PA",
+  "rhode island": "RI",
+  "south carolina": "SC",
+  "south dakota": "SD",
+  tennessee: "TN",
+  texas: "TX",
+  utah: "UT",
+  vermont: "VT",
+  virginia: "VA",
+  washington: "WA",
+  "west virginia": "WV",
+  wisconsin: "WI",
+  wyoming: "WY",
   "puerto rico": "PR",
 };
 const STATE_CODES = new Set(Object.values(STATES));

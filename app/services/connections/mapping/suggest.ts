@@ -20,7 +20,10 @@ function tokens(text: string) {
 }
 
 function splitCamel(text: string) {
-  return text.replace(/__c$/, "").replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2");
+  return text
+    .replace(/__c$/, "")
+    .replace(/_/g, " ")
+    .replace(/([a-z])([A-Z])/g, "$1 $2");
 }
 
 function bigrams(text: string) {

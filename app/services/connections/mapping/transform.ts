@@ -58,9 +58,7 @@ export type CanonicalPolicy = {
   lastModifiedAt: string | null;
 };
 
-export type TransformResult =
-  | { ok: true; customer: CanonicalCustomer; policy: CanonicalPolicy }
-  | { ok: false; reasons: string[] };
+export type TransformResult = { ok: true; customer: CanonicalCustomer; policy: CanonicalPolicy } | { ok: false; reasons: string[] };
 
 const quote = (v: string) => `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
 
@@ -85,9 +83,7 @@ export function transformRow(row: SourceRow, mapping: ConnectionMapping): Transf
   }
   const customerType = commercial || (businessName && !firstName && !lastName) ? "commercial" : "personal";
   const name =
-    customerType === "commercial" && businessName
-      ? businessName
-      : [firstName, lastName].filter(Boolean).join(" ") || businessName || "";
+    customerType === "commercial" && businessName ? businessName : [firstName, lastName].filter(Boolean).join(" ") || businessName || "";
   if (!name) reasons.push("Customer name is missing");
 
   const policyNumber = cleanText(get("policyNumber"));

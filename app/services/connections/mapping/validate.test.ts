@@ -23,7 +23,17 @@ const mapping = {
 };
 const row = (rowNumber: number, values: Partial<Record<string, string>> = {}) => ({
   rowNumber,
-  values: { Client: "1", Name: "Lee, Al", Policy: "P-1", LOB: "Homeowners", Carrier: "Openly", Eff: "2025-01-01", Exp: "2026-01-01", Premium: "100", ...values },
+  values: {
+    Client: "1",
+    Name: "Lee, Al",
+    Policy: "P-1",
+    LOB: "Homeowners",
+    Carrier: "Openly",
+    Eff: "2025-01-01",
+    Exp: "2026-01-01",
+    Premium: "100",
+    ...values,
+  },
 });
 
 describe("row validation (shared by the mapping preview and the import)", () => {
@@ -32,7 +42,10 @@ describe("row validation (shared by the mapping preview and the import)", () => 
     expect(validate(row(2)).ok).toBe(true);
     expect(validate(row(3, { Eff: "2026-01-01", Exp: "2027-01-01" })).ok).toBe(true); // the renewal term
     expect(validate(row(4, { Client: "2" })).ok).toBe(true); // another customer's P-1
-    expect(validate(row(5, { Premium: "120" }))).toEqual({ ok: false, reasons: ["Duplicate of row 2 (same customer, policy number and effective date)"] });
+    expect(validate(row(5, { Premium: "120" }))).toEqual({
+      ok: false,
+      reasons: ["Duplicate of row 2 (same customer, policy number and effective date)"],
+    });
     expect(validate(row(6, { Premium: "" }))).toEqual({ ok: false, reasons: ["Premium is missing"] });
   });
 
@@ -55,7 +68,11 @@ describe("row validation (shared by the mapping preview and the import)", () => 
     expect(scan.invalidRows.filter((r) => r.reasons[0].startsWith("Duplicate of row"))).toHaveLength(3);
     let csv = "";
     for await (const chunk of rejectionsCsv(ctx, run!.id)) csv += chunk;
-    const rejectedRows = csv.trim().split("\r\n").slice(1).map((line) => Number(line.split(",")[0]));
+    const rejectedRows = csv
+      .trim()
+      .split("\r\n")
+      .slice(1)
+      .map((line) => Number(line.split(",")[0]));
     expect(rejectedRows).toEqual(scan.invalidRows.map((r) => r.rowNumber));
   });
 });

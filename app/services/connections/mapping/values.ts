@@ -48,7 +48,11 @@ const STATUS_WORDS: Record<PolicyStatus, string[]> = {
   non_renewed: ["non renewed", "nonrenewed", "non renew", "nr", "not renewed", "non renewal"],
 };
 
-const key = (value: string) => value.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+const key = (value: string) =>
+  value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
 
 function lookup<T extends string>(words: Record<T, string[]>) {
   const map = new Map<string, T>();

@@ -47,7 +47,10 @@ async function profileOnce(source: Readable, options: TableOptions, configured: 
   const { encoding, bomLength, note } = detectEncoding(head, configured);
   const sample = new TextDecoder(encoding === "iso-8859-1" ? "latin1" : encoding).decode(head.subarray(bomLength));
   // Sniff from the header row on: report preambles above it have no delimiters.
-  const fromHeader = sample.split("\n").slice(Math.max(0, options.headerRow - 1)).join("\n");
+  const fromHeader = sample
+    .split("\n")
+    .slice(Math.max(0, options.headerRow - 1))
+    .join("\n");
   const delimiter = options.delimiter === "auto" ? sniffDelimiter(fromHeader) : options.delimiter;
 
   const profiler = new SheetProfiler(options.name, { maxColumns: options.maxColumns, dateOrder: options.dateOrder });

@@ -113,7 +113,10 @@ function summaryProperties(data: Buffer) {
     if (id === 14 && type === 3) result.pages = data.readInt32LE(at + 4);
     if ((id === 2 || id === 4) && type === 30) {
       const length = data.readUInt32LE(at + 4);
-      const text = data.subarray(at + 8, at + 8 + Math.min(length, 200)).toString("latin1").replace(/\0.*$/, "");
+      const text = data
+        .subarray(at + 8, at + 8 + Math.min(length, 200))
+        .toString("latin1")
+        .replace(/\0.*$/, "");
       if (id === 2) result.title = text || null;
       else result.author = text || null;
     }

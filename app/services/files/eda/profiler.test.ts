@@ -1,7 +1,20 @@
 import { Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
 import { makeXlsx } from "../../../../tests/support/zip";
-import { K_BOOLEAN, K_CURRENCY, K_DATE, K_EMAIL, K_INTEGER, K_MISSING, K_NUMBER, K_PHONE, K_TEXT, classify, parsedDate, parsedNumber } from "./classify";
+import {
+  K_BOOLEAN,
+  K_CURRENCY,
+  K_DATE,
+  K_EMAIL,
+  K_INTEGER,
+  K_MISSING,
+  K_NUMBER,
+  K_PHONE,
+  K_TEXT,
+  classify,
+  parsedDate,
+  parsedNumber,
+} from "./classify";
 import { profileCsv, type TableOptions } from "./csv.server";
 import { SheetProfiler, normalizeHeader } from "./profiler";
 import { HyperLogLog } from "./sketches";
@@ -186,7 +199,10 @@ describe("profile statistics (known answers)", () => {
     const zip = await openZip(file, 1e9);
     const sheets = await profileXlsx(zip, { ...options });
     zip.close();
-    expect(sheets.map((s) => [s.name, s.rows])).toEqual([["Policies", 3], ["Empty", 0]]);
+    expect(sheets.map((s) => [s.name, s.rows])).toEqual([
+      ["Policies", 3],
+      ["Empty", 0],
+    ]);
     const [policy, premium, effective, active] = sheets[0].profiles;
     expect(policy.type).toBe("text");
     expect(premium).toMatchObject({ type: "number", missing: 1 });

@@ -178,10 +178,7 @@ class ColumnAccumulator {
       .slice(0, 10)
       .map((e) => ({ value: e.value, count: e.n }));
     const numeric = this.n > 0 && isNumericType(type) ? this.numericStats() : null;
-    const dates =
-      type === "date" && this.dateMin !== Infinity
-        ? { min: isoDate(this.dateMin), max: isoDate(this.dateMax) }
-        : null;
+    const dates = type === "date" && this.dateMin !== Infinity ? { min: isoDate(this.dateMin), max: isoDate(this.dateMax) } : null;
     const kinds: Partial<Record<ColumnType, number>> = {};
     for (let k = 1; k < this.kinds.length; k++) {
       if (this.kinds[k] > 0) kinds[KIND_NAMES[k] as ColumnType] = this.kinds[k];
@@ -283,11 +280,7 @@ class ColumnAccumulator {
         if (outside > 0) warnings.push(`Outliers: ${this.numbers.exact ? "" : "about "}${estimate} outside 1.5×IQR`);
       }
     }
-    if (
-      profile.count >= 20 &&
-      (profile.type === "integer" || profile.type === "text") &&
-      profile.distinct >= profile.count * 0.99
-    ) {
+    if (profile.count >= 20 && (profile.type === "integer" || profile.type === "text") && profile.distinct >= profile.count * 0.99) {
       warnings.push("Likely identifier: almost every value is unique");
     }
     return warnings;

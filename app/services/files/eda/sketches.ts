@@ -138,7 +138,10 @@ export class RowHashSet {
   size = 0;
   full = false;
 
-  constructor(private readonly maxEntries: number, initialSlots = 1 << 16) {
+  constructor(
+    private readonly maxEntries: number,
+    initialSlots = 1 << 16,
+  ) {
     this.slots = new Uint32Array(initialSlots * 2);
     this.mask = initialSlots - 1;
   }

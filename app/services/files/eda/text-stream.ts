@@ -153,7 +153,10 @@ export function decoder(encoding: TextEncoding, skip: number) {
 
 /** Guess the delimiter from the first lines: the candidate with the most consistent count. */
 export function sniffDelimiter(sample: string) {
-  const lines = sample.split(/\r?\n/).filter((l) => l.length > 0).slice(0, 20);
+  const lines = sample
+    .split(/\r?\n/)
+    .filter((l) => l.length > 0)
+    .slice(0, 20);
   if (lines.length > 1) lines.pop(); // the last line of a sample may be cut short
   let best = ",";
   let bestScore = 0;

@@ -182,7 +182,12 @@ function rkValue(rk: number) {
   return rk & 1 ? value / 100 : value;
 }
 
-function readSheet(stream: Buffer, sheet: Globals["sheets"][number], globals: Globals, options: Omit<TableOptions, "name" | "delimiter" | "encoding">) {
+function readSheet(
+  stream: Buffer,
+  sheet: Globals["sheets"][number],
+  globals: Globals,
+  options: Omit<TableOptions, "name" | "delimiter" | "encoding">,
+) {
   const rows = new Map<number, Cell[]>();
   const number = (xf: number, value: number): Cell =>
     globals.dateXfs.has(xf) ? new Date(excelSerialToMs(value, globals.date1904)) : value;

@@ -105,7 +105,9 @@ async function readSharedStrings(zip: ZipReader, maxText: number) {
   return strings;
 }
 
-const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const BUILTIN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58,
+]);
 
 /** Which cell style indexes format numbers as dates (Excel stores dates as day numbers). */
 async function readDateStyles(zip: ZipReader, maxText: number) {
@@ -158,7 +160,12 @@ function columnIndex(ref: string) {
   return n - 1;
 }
 
-async function profileSheet(zip: ZipReader, ref: SheetRef, book: WorkbookIndex, options: Omit<TableOptions, "name" | "delimiter" | "encoding">) {
+async function profileSheet(
+  zip: ZipReader,
+  ref: SheetRef,
+  book: WorkbookIndex,
+  options: Omit<TableOptions, "name" | "delimiter" | "encoding">,
+) {
   const profiler = new SheetProfiler(ref.name, { maxColumns: options.maxColumns, dateOrder: options.dateOrder });
   const headerIndex = options.headerRow > 0 ? options.headerRow - 1 : -1;
   let headerDone = headerIndex < 0;
@@ -188,7 +195,13 @@ export type SheetRow = { index: number; cells: Cell[] };
  * each yield hands over the rows completed in that chunk (often none), so a 100 000-row sheet
  * never sits in memory. Rows without a value are left out.
  */
-export async function* sheetRows(zip: ZipReader, ref: SheetRef, book: WorkbookIndex, maxTextBytes: number, signal?: AbortSignal): AsyncGenerator<SheetRow[]> {
+export async function* sheetRows(
+  zip: ZipReader,
+  ref: SheetRef,
+  book: WorkbookIndex,
+  maxTextBytes: number,
+  signal?: AbortSignal,
+): AsyncGenerator<SheetRow[]> {
   let done: SheetRow[] = [];
   const handlers = sheetRowHandlers(ref, book, (index, cells) => done.push({ index, cells }));
   for await (const _chunk of parseXml(await zip.open(ref.path), handlers, maxTextBytes, signal)) {

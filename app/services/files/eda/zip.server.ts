@@ -30,7 +30,11 @@ export async function openZip(file: string, maxUncompressed: number): Promise<Zi
       zip.on("entry", (entry: Entry) => {
         if (entries.size >= MAX_ENTRIES) return reject(new UnreadableFileError("Zip bomb suspected: too many entries in the archive"));
         if (entry.uncompressedSize > maxUncompressed) {
-          return reject(new UnreadableFileError(`Zip bomb suspected: ${entry.fileName} would decompress to ${mb(entry.uncompressedSize)} (the cap is ${mb(maxUncompressed)})`));
+          return reject(
+            new UnreadableFileError(
+              `Zip bomb suspected: ${entry.fileName} would decompress to ${mb(entry.uncompressedSize)} (the cap is ${mb(maxUncompressed)})`,
+            ),
+          );
         }
         if (entry.uncompressedSize > RATIO_FLOOR_BYTES && entry.uncompressedSize > entry.compressedSize * MAX_RATIO) {
           return reject(new UnreadableFileError(`Zip bomb suspected: ${entry.fileName} has a compression ratio over ${MAX_RATIO}:1`));
@@ -53,7 +57,9 @@ export async function openZip(file: string, maxUncompressed: number): Promise<Zi
       const entry = entries.get(name);
       if (!entry) throw new UnreadableFileError(`The archive has no ${name}`);
       const stream = await new Promise<Readable>((resolve, reject) =>
-        zip.openReadStream(entry, (error, s) => (error ? reject(new UnreadableFileError(`Cannot read ${name}: ${error.message}`)) : resolve(s))),
+        zip.openReadStream(entry, (error, s) =>
+          error ? reject(new UnreadableFileError(`Cannot read ${name}: ${error.message}`)) : resolve(s),
+        ),
       );
       const counter = new Transform({
         transform(chunk: Buffer, _enc, done) {
@@ -68,7 +74,11 @@ export async function openZip(file: string, maxUncompressed: number): Promise<Zi
         counter.destroy(
           error instanceof UnreadableFileError
             ? error
-            : new UnreadableFileError(/too many bytes|size/i.test(error.message) ? `Zip bomb suspected: ${name} inflates past its declared size` : `The archive is corrupt: ${error.message}`),
+            : new UnreadableFileError(
+                /too many bytes|size/i.test(error.message)
+                  ? `Zip bomb suspected: ${name} inflates past its declared size`
+                  : `The archive is corrupt: ${error.message}`,
+              ),
         ),
       );
       counter.on("close", () => stream.destroy());

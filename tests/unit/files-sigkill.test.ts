@@ -31,7 +31,7 @@ function startServer() {
       PGLITE_DIR: process.env.DATABASE_URL ? "" : path.join(dataDir, "db"),
       ENABLE_TEST_FIXTURES: "true",
       ACCESS_LOG: process.env.DEBUG_SIGKILL ? "true" : "false",
-      JOB_LEASE_MS: "3000",
+      JOB_LEASE_MS: "15000",
       UPLOAD_MAX_BYTES: String(200 * 1024 * 1024),
     },
     stdio: ["ignore", "pipe", "pipe"],

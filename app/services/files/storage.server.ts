@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
@@ -66,15 +66,19 @@ export class LocalFileStorage implements FileStorage {
     await fs.mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.part-${randomUUID()}`;
     let bytes = 0;
+    // The file is created before the copy starts: a write stream opened lazily could create it after
+    // a failed copy's clean-up, leaving a stray `.part` behind.
+    const handle = await fs.open(temp, "wx");
     try {
       await pipeline(
         body instanceof Readable ? body : Readable.from(body),
         limitBytes(options.maxBytes, (n) => (bytes = n)),
-        createWriteStream(temp, { flags: "wx" }),
+        handle.createWriteStream(),
       );
       await fs.rename(temp, target);
       return { bytes };
     } catch (error) {
+      await handle.close().catch(() => undefined);
       await fs.rm(temp, { force: true });
       throw error;
     }

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { appendFileSync, createWriteStream, mkdirSync, mkdtempSync, openAsBlob, rmSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 
 // Kill the real server with SIGKILL while it profiles a large file, start it again on the same
@@ -18,6 +19,20 @@ const buildDir = path.join(work, "build");
 const dataDir = path.join(work, "data");
 const ROWS = 1_200_000;
 let server: ChildProcess | null = null;
+// On PostgreSQL the server gets a database of its own: the other test files' workers share the suite's
+// database and would claim this file's job (without its upload folder), adding failed attempts.
+let databaseUrl = "";
+const privateDatabase = `sigkill_${process.pid}_${Date.now()}`;
+
+async function onSuiteServer(statement: string) {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
 
 function startServer() {
   const child = spawn(process.execPath, ["server/index.js"], {
@@ -28,7 +43,8 @@ function startServer() {
       APP_URL: BASE,
       BUILD_DIR: buildDir,
       DATA_DIR: dataDir,
-      PGLITE_DIR: process.env.DATABASE_URL ? "" : path.join(dataDir, "db"),
+      DATABASE_URL: databaseUrl,
+      PGLITE_DIR: databaseUrl ? "" : path.join(dataDir, "db"),
       ENABLE_TEST_FIXTURES: "true",
       ACCESS_LOG: process.env.DEBUG_SIGKILL ? "true" : "false",
       JOB_LEASE_MS: "15000",
@@ -92,6 +108,12 @@ async function freePort() {
 }
 
 beforeAll(async () => {
+  if (process.env.DATABASE_URL) {
+    await onSuiteServer(`create database ${privateDatabase}`);
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${privateDatabase}`;
+    databaseUrl = url.toString();
+  }
   PORT ||= await freePort();
   BASE = `http://localhost:${PORT}`;
   execFileSync("npx", ["remix", "build"], {
@@ -106,6 +128,7 @@ afterAll(async () => {
     await once(server, "exit");
   }
   rmSync(work, { recursive: true, force: true });
+  if (databaseUrl) await onSuiteServer(`drop database if exists ${privateDatabase} with (force)`);
 });
 
 test("SIGKILL during processing: after a restart the file reaches Ready once", async () => {

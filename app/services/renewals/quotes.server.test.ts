@@ -96,6 +96,39 @@ describe("quotes and outcomes", () => {
   });
 });
 
+describe("the incumbent, whichever spelling", () => {
+  test("a catalogue pick on an 'Erie' policy renews; a typed 'Erie' on an 'Erie Insurance' policy renews and is the catalogue carrier", async () => {
+    const { db, tenant, ctx } = await createTestTenant();
+    const erie = (await listCatalogue(ctx, { q: "erie" })).find((c) => c.name === "Erie Insurance")!;
+    const c = await createCustomer(db, tenant.id, { name: "Ed Erie", state: "PA" });
+    const typedPolicy = await createPolicy(db, tenant.id, {
+      customerId: c.id,
+      carrierName: "Erie",
+      riskState: "PA",
+      expirationDate: in20Days(),
+    });
+    const importedPolicy = await createPolicy(db, tenant.id, {
+      customerId: c.id,
+      carrierName: "Erie Insurance",
+      carrierId: erie.id,
+      riskState: "PA",
+      expirationDate: in20Days(),
+    });
+    const picked = await remarketPolicy(ctx, typedPolicy.id);
+    const fromList = await saveQuote(ctx, picked.remarketId, { carrierId: erie.id, premium: 900, effectiveDate: in20Days() });
+    expect((await selectQuote(ctx, fromList)).outcome).toBe("renewed");
+
+    const typed = await remarketPolicy(ctx, importedPolicy.id);
+    const typedQuote = await saveQuote(ctx, typed.remarketId, { carrierName: "ERIE INS CO", premium: 900, effectiveDate: in20Days() });
+    const saved = (await getRemarket(ctx, typed.remarketId)).quotes.find((q) => q.id === typedQuote)!;
+    expect(saved).toMatchObject({ carrierId: erie.id, carrierName: "Erie Insurance" });
+    expect((await selectQuote(ctx, typedQuote)).outcome).toBe("renewed");
+
+    const other = await saveQuote(ctx, typed.remarketId, { carrierName: "Erie & Niagara", premium: 800, effectiveDate: in20Days() });
+    expect((await selectQuote(ctx, other)).outcome).toBe("rewritten");
+  });
+});
+
 describe("customers", () => {
   test("search by name or e-mail, counts and segments", async () => {
     const { db, tenant, ctx } = await createTestTenant();

@@ -1,5 +1,7 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import { carriers, customers, policies, quotes, remarkets, users, type RemarketOutcome } from "~/db/schema";
+import { knownCarriers } from "../connections/carrier-matching.server";
+import { matchCarrier, sameCarrier } from "../connections/carrier-names";
 import { recordAudit } from "../platform/audit.server";
 import { clock, type TenantContext } from "../platform/context.server";
 import { NotFoundError, ServiceError } from "../platform/errors.server";
@@ -65,6 +67,7 @@ export async function getRemarket(ctx: Ctx, remarketId: string) {
       boundPremium: remarkets.boundPremium,
       premiumSaved: remarkets.premiumSaved,
       incumbent: remarkets.incumbentCarrierName,
+      incumbentCarrierId: policies.carrierId,
       selectedQuoteId: remarkets.selectedQuoteId,
       closedAt: remarkets.closedAt,
       byName: users.name,
@@ -140,15 +143,20 @@ export type QuoteInput = {
 export async function saveQuote(ctx: TenantContext, remarketId: string, input: QuoteInput) {
   const remarket = await getRemarket(ctx, remarketId);
   let carrierName = input.carrierName?.trim() ?? "";
-  if (input.carrierId) {
-    const [carrier] = await ctx.db.select({ name: carriers.name }).from(carriers).where(eq(carriers.id, input.carrierId));
+  let carrierId = input.carrierId ?? null;
+  if (carrierId) {
+    const [carrier] = await ctx.db.select({ name: carriers.name }).from(carriers).where(eq(carriers.id, carrierId));
     if (!carrier) throw new ServiceError("Choose a carrier from the list.", 400, "carrierId");
     carrierName = carrier.name;
+  } else if (carrierName) {
+    // A typed "Erie" is the catalogue's Erie Insurance: one carrier, whichever way it was entered.
+    const match = matchCarrier(carrierName, await knownCarriers(ctx.db, ctx.tenantId));
+    if (match) ({ id: carrierId, name: carrierName } = match.carrier);
   }
   if (!carrierName) throw new ServiceError("Choose a carrier.", 400, "carrierId");
   const now = clock(ctx);
   const values = {
-    carrierId: input.carrierId ?? null,
+    carrierId,
     carrierName,
     premium: input.premium,
     effectiveDate: input.effectiveDate,
@@ -195,13 +203,18 @@ export async function saveQuote(ctx: TenantContext, remarketId: string, input: Q
 export async function selectQuote(ctx: TenantContext, quoteId: string) {
   requireUuid(quoteId, "Quote not found");
   const [quote] = await ctx.db
-    .select({ id: quotes.id, remarketId: quotes.remarketId, carrierName: quotes.carrierName, premium: quotes.premium })
+    .select({
+      id: quotes.id,
+      remarketId: quotes.remarketId,
+      carrierId: quotes.carrierId,
+      carrierName: quotes.carrierName,
+      premium: quotes.premium,
+    })
     .from(quotes)
     .where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.id, quoteId)));
   if (!quote) throw new NotFoundError("Quote not found");
   const remarket = await getRemarket(ctx, quote.remarketId);
-  const outcome: RemarketOutcome =
-    quote.carrierName.trim().toLowerCase() === remarket.incumbent.trim().toLowerCase() ? "renewed" : "rewritten";
+  const outcome: RemarketOutcome = isIncumbent(quote, remarket) ? "renewed" : "rewritten";
   const saved = remarket.baselinePremium !== null ? Math.round((remarket.baselinePremium - quote.premium) * 100) / 100 : null;
   const now = clock(ctx);
   await ctx.db.transaction(async (tx) => {
@@ -239,6 +252,15 @@ export async function selectQuote(ctx: TenantContext, quoteId: string) {
     );
   });
   return { remarketId: remarket.id, outcome, premiumSaved: saved };
+}
+
+/** The quote is the incumbent's, by carrier id or by any spelling of its name ("Erie" is "Erie Insurance"). */
+function isIncumbent(
+  quote: { carrierId: string | null; carrierName: string },
+  remarket: { incumbentCarrierId: string | null; incumbent: string },
+) {
+  if (quote.carrierId && quote.carrierId === remarket.incumbentCarrierId) return true;
+  return sameCarrier(quote.carrierName, remarket.incumbent);
 }
 
 /** Close a re-market as lost: the customer left, no quote was bound. */

@@ -6,6 +6,7 @@ import { recordAudit } from "../platform/audit.server";
 import { clock, type TenantContext } from "../platform/context.server";
 import { NotFoundError, ServiceError } from "../platform/errors.server";
 import { requireUuid } from "../platform/ids.server";
+import { premiumSaved } from "./savings";
 
 type Ctx = Pick<TenantContext, "db" | "tenantId">;
 
@@ -31,11 +32,12 @@ export async function listRemarkets(ctx: Ctx, input: { status: "open" | "closed"
         customerId: remarkets.customerId,
         customerName: customers.name,
         incumbent: remarkets.incumbentCarrierName,
-        baselinePremium: remarkets.baselinePremium,
+        incumbentOffer: remarkets.incumbentOffer,
         remarketedAt: remarkets.remarketedAt,
         status: remarkets.status,
         outcome: remarkets.outcome,
         premiumSaved: remarkets.premiumSaved,
+        savingsBasis: remarkets.savingsBasis,
         quotes: sql<number>`coalesce(${quoteCount.n}, 0)`.mapWith(Number),
       })
       .from(remarkets)
@@ -66,6 +68,8 @@ export async function getRemarket(ctx: Ctx, remarketId: string) {
       baselinePremium: remarkets.baselinePremium,
       boundPremium: remarkets.boundPremium,
       premiumSaved: remarkets.premiumSaved,
+      savingsBasis: remarkets.savingsBasis,
+      incumbentOffer: remarkets.incumbentOffer,
       incumbent: remarkets.incumbentCarrierName,
       incumbentCarrierId: policies.carrierId,
       selectedQuoteId: remarkets.selectedQuoteId,
@@ -215,7 +219,8 @@ export async function selectQuote(ctx: TenantContext, quoteId: string) {
   if (!quote) throw new NotFoundError("Quote not found");
   const remarket = await getRemarket(ctx, quote.remarketId);
   const outcome: RemarketOutcome = isIncumbent(quote, remarket) ? "renewed" : "rewritten";
-  const saved = remarket.baselinePremium !== null ? Math.round((remarket.baselinePremium - quote.premium) * 100) / 100 : null;
+  const saving = premiumSaved({ chosenPremium: quote.premium, incumbentOffer: remarket.incumbentOffer, currentPremium: remarket.premium });
+  const saved = saving?.saved ?? null;
   const now = clock(ctx);
   await ctx.db.transaction(async (tx) => {
     await tx
@@ -234,6 +239,7 @@ export async function selectQuote(ctx: TenantContext, quoteId: string) {
         selectedQuoteId: quote.id,
         boundPremium: quote.premium,
         premiumSaved: saved,
+        savingsBasis: saving?.basis ?? null,
         closedAt: now,
         closedBy: ctx.userId,
       })
@@ -246,12 +252,53 @@ export async function selectQuote(ctx: TenantContext, quoteId: string) {
         action: "quote.selected",
         subjectType: "policy",
         subjectId: remarket.policyId,
-        details: { quoteId, remarketId: remarket.id, outcome, carrierName: quote.carrierName, premium: quote.premium, premiumSaved: saved },
+        details: {
+          quoteId,
+          remarketId: remarket.id,
+          outcome,
+          carrierName: quote.carrierName,
+          premium: quote.premium,
+          premiumSaved: saved,
+          savingsBasis: saving?.basis ?? null,
+        },
       },
       now,
     );
   });
-  return { remarketId: remarket.id, outcome, premiumSaved: saved };
+  return { remarketId: remarket.id, outcome, premiumSaved: saved, savingsBasis: saving?.basis ?? null };
+}
+
+/**
+ * Record the incumbent's renewal offer (null clears it). A closed re-market's saving is
+ * measured again, since the offer is now its basis.
+ */
+export async function recordIncumbentOffer(ctx: TenantContext, remarketId: string, offer: number | null) {
+  const remarket = await getRemarket(ctx, remarketId);
+  const chosen = remarket.quotes.find((q) => q.id === remarket.selectedQuoteId);
+  const saving = chosen ? premiumSaved({ chosenPremium: chosen.premium, incumbentOffer: offer, currentPremium: remarket.premium }) : null;
+  const now = clock(ctx);
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(remarkets)
+      .set({
+        incumbentOffer: offer,
+        ...(chosen ? { premiumSaved: saving?.saved ?? null, savingsBasis: saving?.basis ?? null } : {}),
+      })
+      .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.id, remarket.id)));
+    await recordAudit(
+      tx,
+      {
+        tenantId: ctx.tenantId,
+        actorUserId: ctx.userId,
+        action: "remarket.incumbent_offer",
+        subjectType: "policy",
+        subjectId: remarket.policyId,
+        details: { remarketId, incumbent: remarket.incumbent, offer, previous: remarket.incumbentOffer },
+      },
+      now,
+    );
+  });
+  return { premiumSaved: saving?.saved ?? null, savingsBasis: saving?.basis ?? null };
 }
 
 /** The quote is the incumbent's, by carrier id or by any spelling of its name ("Erie" is "Erie Insurance"). */
@@ -280,6 +327,7 @@ export async function markLost(ctx: TenantContext, remarketId: string) {
         selectedQuoteId: null,
         boundPremium: null,
         premiumSaved: null,
+        savingsBasis: null,
         closedAt: now,
         closedBy: ctx.userId,
       })

@@ -55,9 +55,12 @@ export async function retentionBy(
   }));
 }
 
-export type QuotaReturnMonth = { month: string; used: number; rewrites: number; saved: number };
+export type QuotaReturnMonth = { month: string; used: number; rewrites: number; savedVsOffer: number; savedVsCurrent: number };
 
-/** Quota return per month of a year: re-markets used, rewrites bound, premium saved. */
+/**
+ * Quota return per month of a year: re-markets used, rewrites bound, premium saved per basis
+ * (against the incumbent's offer, against the current premium: never added together).
+ */
 export async function quotaReturn(ctx: Ctx, year: number, timeZone = "America/New_York"): Promise<QuotaReturnMonth[]> {
   const rows = await queryRows<Record<string, unknown>>(
     ctx.db,
@@ -68,10 +71,12 @@ export async function quotaReturn(ctx: Ctx, year: number, timeZone = "America/Ne
     ), closed as (
       select extract(month from closed_at at time zone ${timeZone})::int as m,
         count(*) filter (where outcome = 'rewritten') as rewrites,
-        coalesce(sum(premium_saved) filter (where outcome in ('rewritten', 'renewed')), 0) as saved
+        coalesce(sum(premium_saved) filter (where outcome in ('rewritten', 'renewed') and savings_basis = 'offer'), 0) as saved_offer,
+        coalesce(sum(premium_saved) filter (where outcome in ('rewritten', 'renewed') and savings_basis = 'current'), 0) as saved_current
       from remarkets where tenant_id = ${ctx.tenantId} and status = 'closed' and extract(year from closed_at at time zone ${timeZone}) = ${year} group by 1
     )
-    select coalesce(used.m, closed.m) as m, coalesce(used.n, 0) as used, coalesce(closed.rewrites, 0) as rewrites, coalesce(closed.saved, 0) as saved
+    select coalesce(used.m, closed.m) as m, coalesce(used.n, 0) as used, coalesce(closed.rewrites, 0) as rewrites,
+      coalesce(closed.saved_offer, 0) as saved_offer, coalesce(closed.saved_current, 0) as saved_current
     from used full join closed on closed.m = used.m`,
   );
   const byMonth = new Map(rows.map((r) => [Number(r.m), r]));
@@ -81,7 +86,8 @@ export async function quotaReturn(ctx: Ctx, year: number, timeZone = "America/Ne
       month: `${year}-${String(i + 1).padStart(2, "0")}`,
       used: Number(r?.used ?? 0),
       rewrites: Number(r?.rewrites ?? 0),
-      saved: Number(r?.saved ?? 0),
+      savedVsOffer: Number(r?.saved_offer ?? 0),
+      savedVsCurrent: Number(r?.saved_current ?? 0),
     };
   });
 }

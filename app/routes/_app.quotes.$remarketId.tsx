@@ -16,7 +16,7 @@ import { describeDifference, describeSaving, SAVINGS_BASIS_LABELS } from "~/serv
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatMoney } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
-import { OUTCOME_LABELS } from "~/utils/renewals";
+import { OUTCOME_LABELS, describePrediction } from "~/utils/renewals";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { moneyField } from "~/utils/money-input";
@@ -257,6 +257,12 @@ function OfferForm() {
       <Button type="submit" name="intent" value="offer" variant="secondary" pending={navigation.formData?.get("intent") === "offer"}>
         Save offer
       </Button>
+      {remarket.predicted && remarket.forecastRenewalPremium !== null ? (
+        <p className="basis-full text-xs text-slate-600 dark:text-slate-300" data-testid="predicted-renewal">
+          Predicted renewal {formatMoney(remarket.forecastRenewalPremium)} (predicted, not an offer:{" "}
+          {describePrediction(remarket).replace(/^Predicted: /, "")}). Premium saved is never measured against it.
+        </p>
+      ) : null}
       <p className="basis-full text-xs text-slate-600 dark:text-slate-300" data-testid="savings-basis">
         {remarket.incumbentOffer !== null
           ? `Premium saved is measured against this offer of ${formatMoney(remarket.incumbentOffer, 2)}.`

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { z } from "zod";
+import type { z } from "zod";
 import { moneyField, parseMoneyText } from "./money-input";
 
 const issues = (schema: z.ZodType, value: unknown) => {

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
-import { carriers, customers, policies, quotes, remarkets, users, type RemarketOutcome } from "~/db/schema";
+import { carriers, customers, policies, quotes, remarkets, renewalForecasts, users, type RemarketOutcome } from "~/db/schema";
 import { knownCarriers } from "../connections/carrier-matching.server";
 import { matchCarrier, sameCarrier } from "../connections/carrier-names";
 import { recordAudit } from "../platform/audit.server";
@@ -81,11 +81,18 @@ export async function getRemarket(ctx: Ctx, remarketId: string) {
       expirationDate: policies.expirationDate,
       premium: policies.premium,
       customerName: customers.name,
+      // The forecast's renewal premium, marked predicted (with basis and sample) when it is ours.
+      forecastRenewalPremium: renewalForecasts.renewalPremium,
+      predicted: renewalForecasts.predicted,
+      predictionLevel: renewalForecasts.predictionLevel,
+      predictionSample: renewalForecasts.predictionSample,
+      predictionRate: renewalForecasts.predictionRate,
     })
     .from(remarkets)
     .innerJoin(policies, eq(policies.id, remarkets.policyId))
     .innerJoin(customers, eq(customers.id, remarkets.customerId))
     .leftJoin(users, eq(users.id, remarkets.userId))
+    .leftJoin(renewalForecasts, and(eq(renewalForecasts.tenantId, remarkets.tenantId), eq(renewalForecasts.policyId, remarkets.policyId)))
     .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.id, remarketId)));
   if (!remarket) throw new NotFoundError("Re-market not found");
   return { ...remarket, quotes: await quotesOf(ctx, eq(quotes.remarketId, remarketId)) };

@@ -38,8 +38,9 @@ export async function retentionBy(
       count(*) filter (where r.outcome = 'renewed') as renewed,
       count(*) filter (where r.outcome = 'rewritten') as rewritten,
       count(*) filter (where r.outcome = 'lost') as lost,
-      coalesce(sum(coalesce(r.bound_premium, r.baseline_premium)) filter (where r.outcome in ('renewed', 'rewritten')), 0) as retained_premium,
-      coalesce(sum(coalesce(r.baseline_premium, p.premium)) filter (where r.outcome = 'lost'), 0) as lost_premium
+      coalesce(sum(coalesce(r.bound_premium, r.incumbent_offer, p.premium)) filter (where r.outcome in ('renewed', 'rewritten')), 0) as retained_premium,
+      -- What the agency lost is what the customer paid (or was offered): never a prediction.
+      coalesce(sum(coalesce(r.incumbent_offer, p.premium)) filter (where r.outcome = 'lost'), 0) as lost_premium
     from remarkets r join policies p on p.id = r.policy_id
     where r.tenant_id = ${ctx.tenantId} and r.status = 'closed'
       and (r.closed_at at time zone ${timeZone})::date between ${period.from}::date and ${period.to}::date

@@ -17,6 +17,7 @@ import {
   saveCredentials,
   setCredentialsInvalid,
 } from "~/services/connections/carriers.server";
+import { mergeCarriers } from "~/services/connections/carrier-merge.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
@@ -93,6 +94,11 @@ const ActionSchema = z.discriminatedUnion("intent", [
     password: z.string().max(200).optional(),
   }),
   z.object({ intent: z.literal("invalid"), id: z.string().uuid(), value: z.enum(["true", "false"]) }),
+  z.object({
+    intent: z.literal("merge"),
+    fromId: z.string({ error: "Choose the carrier to merge." }).uuid("Choose the carrier to merge."),
+    intoId: z.string({ error: "Choose the carrier to keep." }).uuid("Choose the carrier to keep."),
+  }),
 ]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -110,7 +116,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     .parse(url.searchParams.get("state") || undefined);
   const invalidOnly = url.searchParams.get("invalid") === "1";
   const [mine, catalogue] = await Promise.all([listTenantCarriers(ctx, { invalidOnly }), listCatalogue(ctx, { line, state })]);
-  return { mine, catalogue, line: line ?? "", state: state ?? "", invalidOnly };
+  return { mine, catalogue, line: line ?? "", state: state ?? "", invalidOnly, isAdmin: ctx.role === "admin" };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -144,6 +150,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
           const row = await saveCredentials(ctx, input.id, input);
           return redirectWithToast(back, { type: "success", message: `Portal credentials saved for ${row.name} (stored encrypted).` });
         }
+        case "merge": {
+          const merged = await mergeCarriers(ctx, input);
+          return redirectWithToast(back, {
+            type: "success",
+            message: `${merged.from} merged into ${merged.into}: ${merged.policies === 1 ? "1 policy" : `${merged.policies} policies`} moved.`,
+          });
+        }
         case "invalid": {
           const row = await setCredentialsInvalid(ctx, input.id, input.value === "true");
           return redirectWithToast(back, {
@@ -159,7 +172,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function CarriersPage() {
-  const { mine, catalogue, line, state, invalidOnly } = useLoaderData<typeof loader>();
+  const { mine, catalogue, line, state, invalidOnly, isAdmin } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // What is not about one field (a refusal of the service) is said above the tables.
   const formErrors = lastResult?.error?.[""] ?? null;
@@ -235,6 +248,12 @@ export default function CarriersPage() {
           </table>
         </div>
       </Card>
+
+      {isAdmin && mine.length > 1 ? (
+        <Card title="Merge two carriers">
+          <MergeForm />
+        </Card>
+      ) : null}
 
       <Card title="Carrier catalogue">
         <Form method="get" className="mb-3 flex flex-wrap items-end gap-3" aria-label="Who writes what where">
@@ -356,6 +375,61 @@ function CarrierEditor({ carrier: c }: { carrier: MyCarrier }) {
         </div>
       </div>
     </details>
+  );
+}
+
+/**
+ * Two of the agency's carriers that are one company (an import's "KFM Insurance" and the
+ * catalogue's name): everything of the first moves to the second. Admins only.
+ */
+function MergeForm() {
+  const { mine } = useLoaderData<typeof loader>();
+  const lastResult = resultFor(useActionData<typeof action>(), { intent: "merge" });
+  const [form, fields] = useForm({ id: useFormId("merge-carriers", lastResult), lastResult });
+  return (
+    <PostForm {...getFormProps(form)} className="flex flex-wrap items-end gap-3" aria-label="Merge two carriers">
+      <label className="block text-sm">
+        <span className="font-medium">Merge</span>
+        <select
+          name={fields.fromId.name}
+          defaultValue=""
+          className={`${inputClass} mt-1`}
+          aria-invalid={fields.fromId.errors ? true : undefined}
+        >
+          <option value="">Choose a carrier…</option>
+          {mine.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+        <ErrorList id={fields.fromId.errorId} errors={fields.fromId.errors} />
+      </label>
+      <label className="block text-sm">
+        <span className="font-medium">into</span>
+        <select
+          name={fields.intoId.name}
+          defaultValue=""
+          className={`${inputClass} mt-1`}
+          aria-invalid={fields.intoId.errors ? true : undefined}
+        >
+          <option value="">Choose the carrier to keep…</option>
+          {mine.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+        <ErrorList id={fields.intoId.errorId} errors={fields.intoId.errors} />
+      </label>
+      <Button type="submit" name="intent" value="merge" variant="secondary">
+        Merge carriers
+      </Button>
+      <p className="basis-full text-xs text-slate-600 dark:text-slate-300">
+        Policies, quotes and re-market outcomes of the first carrier move to the second; its agency and producer numbers fill the second's
+        blanks. This cannot be undone.
+      </p>
+    </PostForm>
   );
 }
 

@@ -10,6 +10,7 @@ import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
 import { LINES_OF_BUSINESS, POLICY_STATUSES } from "~/db/schema/book";
 import type { ConnectionMapping } from "~/db/schema/connections";
 import { loadMappingSource, loadValueMaps, suggestFields } from "~/services/connections/connection-mapping.server";
+import { IdentityConflicts } from "~/components/identity-conflicts";
 import { scanSource } from "~/services/connections/connection-scan.server";
 import { connectorOf, saveConnectionState, saveMapping, upsertPeople } from "~/services/connections/connections.server";
 import { CANONICAL_FIELDS, missingRequiredFields, fieldLabel } from "~/services/connections/mapping/fields";
@@ -355,6 +356,7 @@ export default function MappingPage() {
               </tbody>
             </table>
           </div>
+          <IdentityConflicts conflicts={scan.identityConflicts} total={scan.identityConflictCount} />
           {scan.invalidRows.length > 0 ? (
             <details className="text-sm">
               <summary className="cursor-pointer font-medium">Why rows are invalid ({scan.invalidRows.length} shown)</summary>

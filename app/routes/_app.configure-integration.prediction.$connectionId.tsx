@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
+import { moneyField } from "~/utils/money-input";
 import { PostForm } from "~/components/forms";
 import { Notice } from "~/components/ui/alert-pill";
 import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
@@ -30,19 +31,7 @@ export const meta: MetaFunction = () => [{ title: "Prediction | Remarket" }];
 const PreferenceSchema = z.object({
   window: z.enum(["6 months", "12 months"], { error: "Choose 6 or 12 months." }),
   thresholdPct: z.number({ error: "Enter a percentage." }).min(0, "Use 0 or more.").max(1000, "Use at most 1000 %."),
-  thresholdAmount: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v, ctx) => {
-      if (!v) return null;
-      const n = Number(v.replace(/[$,]/g, ""));
-      if (!Number.isFinite(n) || n < 0) {
-        ctx.addIssue({ code: "custom", message: "Enter an amount in dollars." });
-        return z.NEVER;
-      }
-      return n;
-    }),
+  thresholdAmount: moneyField("Increase", { optional: true, max: 1_000_000 }),
   actDaysBeforeExpiration: z
     .number({ error: "Enter a number of days." })
     .int("Use whole days.")

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
+import { moneyField } from "~/utils/money-input";
 import { BarChart } from "~/components/bar-chart";
 import { PostForm, resultFor, useFormId } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
@@ -31,14 +32,7 @@ const windowField = z
   .transform((v) => periodToCode(v, null))
   .refine((v): v is "6m" | "yr" => v === "6m" || v === "yr", "Choose 6 months or 12 months.");
 const pct = z.coerce.number({ error: "Enter a percentage." }).min(0.1, "Enter at least 0.1%.").max(500, "Enter at most 500%.");
-const amount = z.preprocess(
-  (v) => (v === "" || v === undefined || v === null ? null : v),
-  z.coerce
-    .number({ error: "Enter an amount in dollars." })
-    .min(1, "Enter at least $1.")
-    .max(1_000_000, "Enter at most $1,000,000.")
-    .nullable(),
-);
+const amount = moneyField("Increase", { optional: true, max: 1_000_000 });
 const actDays = z.coerce
   .number({ error: "Enter a number of days." })
   .int("Enter whole days.")
@@ -245,7 +239,7 @@ export default function ForecastPage() {
             <ObjectSelect field={whatIfFields.forecastObjectId} label="Applies to" />
             <WindowSelect field={whatIfFields.window} />
             <NumberInput field={whatIfFields.thresholdPct} label="Premium increase from (%)" step="0.1" />
-            <NumberInput field={whatIfFields.thresholdAmount} label="or increase from ($)" step="1" />
+            <NumberInput field={whatIfFields.thresholdAmount} label="or increase from ($)" step="1" money />
             <NumberInput field={whatIfFields.actDaysBeforeExpiration} label="Act within days of expiry" step="1" />
             <div className="sm:col-span-2">
               <Button type="submit" variant="secondary">
@@ -296,7 +290,7 @@ export default function ForecastPage() {
             <ObjectSelect field={preferenceFields.forecastObjectId} label="Applies to" />
             <WindowSelect field={preferenceFields.window} />
             <NumberInput field={preferenceFields.thresholdPct} label="Premium increase from (%)" step="0.1" />
-            <NumberInput field={preferenceFields.thresholdAmount} label="or increase from ($)" step="1" />
+            <NumberInput field={preferenceFields.thresholdAmount} label="or increase from ($)" step="1" money />
             <NumberInput field={preferenceFields.actDaysBeforeExpiration} label="Act within days of expiry" step="1" />
             <fieldset className="space-y-1 text-sm">
               <legend className="font-medium">Exclude</legend>
@@ -448,13 +442,18 @@ function WindowSelect({ field }: { field: Field }) {
   );
 }
 
-function NumberInput({ field, label, step }: { field: Field; label: string; step: string }) {
+/** `money`: a text field, so "1,500" and "$1,500" can be typed (utils/money-input.ts reads them). */
+function NumberInput({ field, label, step, money }: { field: Field; label: string; step: string; money?: boolean }) {
   return (
     <div className="text-sm">
       <label htmlFor={field.id} className="font-medium">
         {label}
       </label>
-      <input {...getInputProps(field, { type: "number" })} step={step} min="0" className={`${inputClass} mt-1`} />
+      {money ? (
+        <input {...getInputProps(field, { type: "text" })} inputMode="decimal" className={`${inputClass} mt-1`} />
+      ) : (
+        <input {...getInputProps(field, { type: "number" })} step={step} min="0" className={`${inputClass} mt-1`} />
+      )}
       <FieldError field={field} />
     </div>
   );

@@ -11,13 +11,15 @@ import { Button } from "~/components/ui/button";
 import { ErrorList } from "~/components/ui/field";
 import { carriersForPolicy } from "~/services/connections/carriers.server";
 import { isServiceError } from "~/services/platform/errors.server";
-import { getRemarket, markLost, saveQuote, selectQuote } from "~/services/renewals/quotes.server";
+import { getRemarket, markLost, recordIncumbentOffer, saveQuote, selectQuote } from "~/services/renewals/quotes.server";
+import { describeDifference, describeSaving, SAVINGS_BASIS_LABELS } from "~/services/renewals/savings";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatMoney } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
-import { OUTCOME_LABELS } from "~/utils/renewals";
+import { OUTCOME_LABELS, describePrediction } from "~/utils/renewals";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { moneyField } from "~/utils/money-input";
 import { multiLineText, singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Quotes ${data?.remarket.policyNumber ?? ""} | Remarket` }];
@@ -28,10 +30,7 @@ const QuoteSchema = z
     quoteId: z.string().uuid().optional(),
     carrierId: z.string().uuid().optional(),
     carrierName: singleLineText().max(120, "Keep the carrier name under 120 characters.").optional(),
-    premium: z
-      .number({ error: "Enter the quoted premium." })
-      .positive("Enter the quoted premium.")
-      .max(10_000_000, "Enter a premium under $10,000,000."),
+    premium: moneyField("Premium", { missing: "Enter the quoted premium." }),
     effectiveDate: z.string({ error: "Enter the effective date." }).regex(/^\d{4}-\d{2}-\d{2}$/, "Enter the effective date."),
     coverageNotes: multiLineText().max(2000, "Keep the notes under 2,000 characters.").optional(),
   })
@@ -42,9 +41,12 @@ const QuoteSchema = z
     when: ({ issues }) => !issues.some((issue) => issue.path?.[0] === "carrierId" || issue.path?.[0] === "carrierName"),
   });
 
+const OfferSchema = z.object({ intent: z.literal("offer"), incumbentOffer: moneyField("Renewal offer", { optional: true }) });
+
 const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("select"), quoteId: z.string() }),
   z.object({ intent: z.literal("lost") }),
+  OfferSchema,
   QuoteSchema,
 ]);
 
@@ -74,14 +76,26 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const input = submission.value;
   const here = `/quotes/${remarket.id}`;
   // Only this re-market's own quotes can be selected or edited here.
-  const quoteId = input.intent === "lost" ? undefined : input.quoteId;
+  const quoteId = "quoteId" in input ? input.quoteId : undefined;
   if (quoteId && !remarket.quotes.some((q) => q.id === quoteId)) throw new Response("Quote not found", { status: 404 });
   try {
     return await applyFormOnce(request, formData, async () => {
       if (input.intent === "select") {
         const result = await selectQuote(ctx, input.quoteId);
-        const saved = result.premiumSaved !== null ? ` Premium saved: ${formatMoney(result.premiumSaved)}.` : "";
-        return redirectWithToast(here, { type: "success", title: "Quote selected", message: `${OUTCOME_LABELS[result.outcome]}.${saved}` });
+        const saving = describeSaving(result.premiumSaved, result.savingsBasis);
+        return redirectWithToast(here, {
+          type: "success",
+          title: "Quote selected",
+          message: `${OUTCOME_LABELS[result.outcome]}.${saving ? ` ${saving}.` : ""}`,
+        });
+      }
+      if (input.intent === "offer") {
+        await recordIncumbentOffer(ctx, remarket.id, input.incumbentOffer);
+        return redirectWithToast(here, {
+          type: "success",
+          message:
+            input.incumbentOffer === null ? "Renewal offer cleared." : `Renewal offer of ${formatMoney(input.incumbentOffer, 2)} recorded.`,
+        });
       }
       if (input.intent === "lost") {
         await markLost(ctx, remarket.id);
@@ -100,7 +114,11 @@ export default function RemarketQuotesPage() {
   const lastResult = useActionData<typeof action>();
   // Select and close-as-lost are buttons: what the service refuses is said above the table (the
   // quote form shows its own).
-  const formErrors = lastResult?.initialValue?.intent !== "save" ? (lastResult?.error?.[""] ?? null) : null;
+  const formErrors = !["save", "offer"].includes(String(lastResult?.initialValue?.intent)) ? (lastResult?.error?.[""] ?? null) : null;
+  // Quotes are compared with what the customer would otherwise pay: the incumbent's offer when
+  // known, else today's premium. Never with a prediction.
+  const reference = remarket.incumbentOffer ?? remarket.premium;
+  const referenceLabel = remarket.incumbentOffer !== null ? SAVINGS_BASIS_LABELS.offer : SAVINGS_BASIS_LABELS.current;
   return (
     <div className="space-y-6">
       <div>
@@ -115,16 +133,18 @@ export default function RemarketQuotesPage() {
             {remarket.customerName}
           </Link>{" "}
           · {remarket.lineOfBusiness}
-          {remarket.riskState ? ` in ${remarket.riskState}` : ""} · with {remarket.incumbent}, renewal premium{" "}
-          {formatMoney(remarket.baselinePremium)} · expires {format(parseISO(remarket.expirationDate), "d MMM yyyy")} · re-marketed{" "}
-          {format(new Date(remarket.remarketedAt), "d MMM yyyy")}
+          {remarket.riskState ? ` in ${remarket.riskState}` : ""} · with {remarket.incumbent}, current premium{" "}
+          {remarket.premium !== null ? formatMoney(remarket.premium, 2) : "unknown"} · expires{" "}
+          {format(parseISO(remarket.expirationDate), "d MMM yyyy")} · re-marketed {format(new Date(remarket.remarketedAt), "d MMM yyyy")}
           {remarket.byName ? ` by ${remarket.byName}` : ""}
         </p>
         <p className="mt-2" data-testid="remarket-outcome">
           {remarket.outcome ? (
             <AlertPill tone={remarket.outcome === "lost" ? "error" : "success"}>
               {OUTCOME_LABELS[remarket.outcome]}
-              {remarket.premiumSaved !== null ? ` · premium saved ${formatMoney(remarket.premiumSaved)}` : ""}
+              {remarket.outcome !== "lost" && remarket.premiumSaved !== null
+                ? ` · ${describeSaving(remarket.premiumSaved, remarket.savingsBasis)}`
+                : ""}
             </AlertPill>
           ) : (
             <AlertPill tone="warning">Open: select a quote to close it</AlertPill>
@@ -133,13 +153,17 @@ export default function RemarketQuotesPage() {
       </div>
       {formErrors ? <Notice tone="error">{formErrors[0]}</Notice> : null}
 
+      <Card title={`${remarket.incumbent}'s renewal offer`}>
+        <OfferForm />
+      </Card>
+
       <Card title="Quotes">
         <table className={tableClass} data-testid="quotes">
           <thead className={theadClass}>
             <tr>
               <th className="py-2 pr-3">Carrier</th>
               <th className="pr-3 text-right">Premium</th>
-              <th className="pr-3 text-right">vs. renewal</th>
+              <th className="pr-3 text-right">{referenceLabel}</th>
               <th className="pr-3">Effective</th>
               <th className="pr-3">Coverage notes</th>
               <th className="pr-3">
@@ -156,16 +180,13 @@ export default function RemarketQuotesPage() {
               </tr>
             ) : null}
             {remarket.quotes.map((q) => {
-              const diff = remarket.baselinePremium !== null ? q.premium - remarket.baselinePremium : null;
               return (
                 <tr key={q.id} className={rowClass} data-testid="quote-row">
                   <td className="py-2 pr-3">
                     {q.carrierName} {q.selected ? <AlertPill tone="success">Selected</AlertPill> : null}
                   </td>
                   <td className="pr-3 text-right">{formatMoney(q.premium, 2)}</td>
-                  <td className="pr-3 text-right">
-                    {diff === null ? "" : `${diff <= 0 ? "saves" : "costs"} ${formatMoney(Math.abs(diff))}`}
-                  </td>
+                  <td className="pr-3 text-right">{describeDifference(q.premium, reference)}</td>
                   <td className="pr-3">{format(parseISO(q.effectiveDate), "d MMM yyyy")}</td>
                   <td className="max-w-xs pr-3 text-xs">{q.coverageNotes}</td>
                   <td className="pr-3">
@@ -211,6 +232,43 @@ export default function RemarketQuotesPage() {
         <QuoteForm key={editing?.id ?? `new-${remarket.quotes.length}`} />
       </Card>
     </div>
+  );
+}
+
+/**
+ * The incumbent's actual renewal offer, typed (or imported with the policy): the basis of the
+ * premium saved when known. A blank field clears it.
+ */
+function OfferForm() {
+  const { remarket } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "incumbent-offer",
+    lastResult: resultFor(useActionData<typeof action>(), { intent: "offer" }),
+    defaultValue: { incumbentOffer: remarket.incumbentOffer !== null ? String(remarket.incumbentOffer) : "" },
+  });
+  return (
+    <PostForm {...getFormProps(form)} className="flex flex-wrap items-end gap-3" aria-label="Incumbent's renewal offer">
+      <label className="block text-sm">
+        <span className="font-medium">Renewal offer ($)</span>
+        <input {...getInputProps(fields.incumbentOffer, { type: "text" })} inputMode="decimal" className={`${inputClass} mt-1`} />
+        <ErrorList id={fields.incumbentOffer.errorId} errors={fields.incumbentOffer.errors} />
+      </label>
+      <Button type="submit" name="intent" value="offer" variant="secondary" pending={navigation.formData?.get("intent") === "offer"}>
+        Save offer
+      </Button>
+      {remarket.predicted && remarket.forecastRenewalPremium !== null ? (
+        <p className="basis-full text-xs text-slate-600 dark:text-slate-300" data-testid="predicted-renewal">
+          Predicted renewal {formatMoney(remarket.forecastRenewalPremium)} (predicted, not an offer:{" "}
+          {describePrediction(remarket).replace(/^Predicted: /, "")}). Premium saved is never measured against it.
+        </p>
+      ) : null}
+      <p className="basis-full text-xs text-slate-600 dark:text-slate-300" data-testid="savings-basis">
+        {remarket.incumbentOffer !== null
+          ? `Premium saved is measured against this offer of ${formatMoney(remarket.incumbentOffer, 2)}.`
+          : "No offer recorded: premium saved is measured against the current premium."}
+      </p>
+    </PostForm>
   );
 }
 
@@ -269,7 +327,8 @@ function QuoteForm() {
       </label>
       <label className="block text-sm">
         <span className="font-medium">Premium ($)</span>
-        <input {...getInputProps(fields.premium, { type: "number" })} step="0.01" min="0" className={`${inputClass} mt-1`} />
+        {/* Text, not number: "6,480" and "$6,480.00" are how people write premiums. */}
+        <input {...getInputProps(fields.premium, { type: "text" })} inputMode="decimal" className={`${inputClass} mt-1`} />
         <ErrorList id={fields.premium.errorId} errors={fields.premium.errors} />
       </label>
       <label className="block text-sm">

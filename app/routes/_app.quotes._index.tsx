@@ -6,6 +6,7 @@ import { Pagination } from "~/components/pagination";
 import { ListTable, rowClass, StatusTabs } from "~/components/renewals-ui";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { REMARKETS_PAGE_SIZE, listRemarkets } from "~/services/renewals/quotes.server";
+import { describeSaving } from "~/services/renewals/savings";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatMoney, formatNumber } from "~/utils/format";
 import { pageCountFor, readPage } from "~/utils/pagination";
@@ -51,7 +52,7 @@ export default function QuotesPage() {
           { label: "Customer" },
           { label: "Policy" },
           { label: "Incumbent" },
-          { label: "Renewal premium", className: "text-right" },
+          { label: "Renewal offer", className: "text-right" },
           { label: "Re-marketed" },
           { label: "Quotes", className: "text-right" },
           { label: "Outcome" },
@@ -79,7 +80,7 @@ export default function QuotesPage() {
               <div className="text-xs text-slate-500">{r.lineOfBusiness}</div>
             </td>
             <td className="pr-3">{r.incumbent}</td>
-            <td className="pr-3 text-right">{formatMoney(r.baselinePremium)}</td>
+            <td className="pr-3 text-right">{formatMoney(r.incumbentOffer)}</td>
             <td className="whitespace-nowrap pr-3">{format(new Date(r.remarketedAt), "d MMM yyyy")}</td>
             <td className="pr-3 text-right">{formatNumber(r.quotes)}</td>
             <td className="pr-3">
@@ -89,7 +90,7 @@ export default function QuotesPage() {
                 <AlertPill tone="warning">Open</AlertPill>
               )}
             </td>
-            <td className="pr-3 text-right">{formatMoney(r.premiumSaved)}</td>
+            <td className="pr-3 text-right">{r.outcome === "lost" ? "" : describeSaving(r.premiumSaved, r.savingsBasis)}</td>
           </tr>
         ))}
       </ListTable>

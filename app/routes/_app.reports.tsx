@@ -7,6 +7,7 @@ import { Pagination } from "~/components/pagination";
 import { Card, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { Button } from "~/components/ui/button";
 import { calendarDate } from "~/services/renewals/forecast.server";
+import { formatSavedTotal, SAVINGS_BASIS_LABELS } from "~/services/renewals/savings";
 import { BULK_LOG_PAGE_SIZE, bulkLog, quotaReturn, retentionBy, type RetentionRow } from "~/services/renewals/reports.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatMoney, formatNumber } from "~/utils/format";
@@ -43,11 +44,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function ReportsPage() {
   const { period, year, byCarrier, byLine, byProducer, quota, log, page, pageCount } = useLoaderData<typeof loader>();
-  const totals = quota.reduce((t, m) => ({ used: t.used + m.used, rewrites: t.rewrites + m.rewrites, saved: t.saved + m.saved }), {
-    used: 0,
-    rewrites: 0,
-    saved: 0,
-  });
+  const totals = quota.reduce(
+    (t, m) => ({
+      used: t.used + m.used,
+      rewrites: t.rewrites + m.rewrites,
+      savedVsOffer: t.savedVsOffer + m.savedVsOffer,
+      savedVsCurrent: t.savedVsCurrent + m.savedVsCurrent,
+    }),
+    { used: 0, rewrites: 0, savedVsOffer: 0, savedVsCurrent: 0 },
+  );
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Reports</h1>
@@ -109,7 +114,8 @@ export default function ReportsPage() {
               <th className="py-2">Month</th>
               <th className="text-right">Re-markets used</th>
               <th className="text-right">Rewrites bound</th>
-              <th className="text-right">Premium saved</th>
+              <th className="text-right">Premium saved {SAVINGS_BASIS_LABELS.offer}</th>
+              <th className="text-right">Premium saved {SAVINGS_BASIS_LABELS.current}</th>
             </tr>
           </thead>
           <tbody>
@@ -118,7 +124,8 @@ export default function ReportsPage() {
                 <td className="py-1.5">{format(parseISO(`${m.month}-01`), "MMMM")}</td>
                 <td className="text-right">{formatNumber(m.used)}</td>
                 <td className="text-right">{formatNumber(m.rewrites)}</td>
-                <td className="text-right">{formatMoney(m.saved)}</td>
+                <td className="text-right">{formatSavedTotal(m.savedVsOffer)}</td>
+                <td className="text-right">{formatSavedTotal(m.savedVsCurrent)}</td>
               </tr>
             ))}
             <tr className="font-semibold">
@@ -127,7 +134,12 @@ export default function ReportsPage() {
                 {formatNumber(totals.used)}
               </td>
               <td className="text-right">{formatNumber(totals.rewrites)}</td>
-              <td className="text-right">{formatMoney(totals.saved)}</td>
+              <td className="text-right" data-testid="saved-vs-offer">
+                {formatSavedTotal(totals.savedVsOffer)}
+              </td>
+              <td className="text-right" data-testid="saved-vs-current">
+                {formatSavedTotal(totals.savedVsCurrent)}
+              </td>
             </tr>
           </tbody>
         </table>

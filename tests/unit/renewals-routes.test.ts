@@ -271,6 +271,17 @@ describe("refused forms answer on their fields and keep the input", () => {
       await post({ intent: "save", carrierId: crypto.randomUUID(), premium: "900", effectiveDate: in30Days() }),
     );
     expect(unknownCarrier).toMatchObject({ status: 400, data: { error: { carrierId: ["Choose a carrier from the list."] } } });
+    // Premiums as people write them; what is not money is quoted back.
+    const notANumber = unwrapData<Reply>(await post({ intent: "save", carrierName: "Chubb", premium: "N/A", effectiveDate: in30Days() }));
+    expect(notANumber).toMatchObject({ status: 400, data: { error: { premium: ["Premium is not a number: 'N/A'"] } } });
+    const accepted = await post({ intent: "save", carrierName: "Chubb", premium: "$6,480.00", effectiveDate: in30Days() });
+    expect(accepted).toBeInstanceOf(Response);
+    expect((accepted as Response).status).toBe(302);
+    const [stored] = await t.db
+      .select({ premium: quotes.premium })
+      .from(quotes)
+      .where(and(eq(quotes.remarketId, t.remarketId), eq(quotes.carrierName, "Chubb")));
+    expect(stored).toEqual({ premium: 6480 });
   });
 
   test("carrier credentials without a username: the message on it, the password not sent back", async () => {

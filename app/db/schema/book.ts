@@ -79,7 +79,10 @@ export const policies = pgTable(
     lineOfBusiness: text("line_of_business", { enum: LINES_OF_BUSINESS }).notNull(),
     lineOfBusinessRaw: text("line_of_business_raw"),
     carrierId: uuid("carrier_id").references(() => carriers.id, { onDelete: "set null" }),
+    /** The carrier's name as resolved (catalogue or agency carrier), so spellings never split a carrier. */
     carrierName: text("carrier_name").notNull(),
+    /** The carrier as the source spelled it ("ERIE INS CO"), kept for the record. */
+    carrierNameRaw: text("carrier_name_raw"),
     status: text("status", { enum: POLICY_STATUSES }).notNull().default("active"),
     inceptionDate: date("inception_date", { mode: "string" }),
     effectiveDate: date("effective_date", { mode: "string" }).notNull(),

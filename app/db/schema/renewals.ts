@@ -207,6 +207,8 @@ export const renewalFlags = pgTable(
 );
 
 export const REMARKET_OUTCOMES = ["rewritten", "renewed", "lost"] as const;
+export const SAVINGS_BASES = ["offer", "current"] as const;
+export type SavingsBasis = (typeof SAVINGS_BASES)[number];
 export type RemarketOutcome = (typeof REMARKET_OUTCOMES)[number];
 
 /** A policy being re-marketed: one unit of the year's quota (seed policies/remarket). */
@@ -225,8 +227,10 @@ export const remarkets = pgTable(
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     quotaYear: integer("quota_year").notNull(),
     remarketedAt: timestamp("remarketed_at", { withTimezone: true }).notNull(),
-    /** The renewal premium we compare quotes with (the offer, or our prediction at the time). */
+    /** The renewal premium known when re-marketed (the offer, or our prediction): context only, never a savings basis. */
     baselinePremium: money("baseline_premium"),
+    /** The incumbent's actual renewal offer: imported with the policy, or typed on the quote page. */
+    incumbentOffer: money("incumbent_offer"),
     incumbentCarrierName: text("incumbent_carrier_name").notNull(),
     status: text("status", { enum: ["open", "closed"] })
       .notNull()
@@ -234,7 +238,10 @@ export const remarkets = pgTable(
     outcome: text("outcome", { enum: REMARKET_OUTCOMES }),
     selectedQuoteId: uuid("selected_quote_id"),
     boundPremium: money("bound_premium"),
+    /** Positive: the customer pays less; negative: more. Measured against `savingsBasis`. */
     premiumSaved: money("premium_saved"),
+    /** What `premiumSaved` is measured against: the incumbent's offer, or the expiring (current) premium. */
+    savingsBasis: text("savings_basis", { enum: SAVINGS_BASES }),
     closedAt: timestamp("closed_at", { withTimezone: true }),
     closedBy: uuid("closed_by").references(() => users.id, { onDelete: "set null" }),
   },

@@ -21,6 +21,12 @@ export const forecastPreferences = pgTable(
     actDaysBeforeExpiration: integer("act_days_before_expiration").notNull().default(60),
     excludeFirstTerm: boolean("exclude_first_term").notNull().default(true),
     excludeZeroPremium: boolean("exclude_zero_premium").notNull().default(true),
+    /**
+     * Fewest past renewals a prediction may rest on before it falls to the next, broader basis
+     * (carrier × line × state → carrier × line → line → agency). Read from the 'all' row; null
+     * is the default (forecast-preferences.server.ts).
+     */
+    minPredictionSample: integer("min_prediction_sample"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.forecastObjectId] })],

@@ -87,7 +87,8 @@ export async function addTenantCarrier(ctx: TenantContext, carrierId: string) {
   return { id: row.id, name: carrier.name };
 }
 
-async function requireTenantCarrier(ctx: Ctx, id: string) {
+/** One of the agency's carriers by its link id; another agency's is a 404. */
+export async function requireTenantCarrier(ctx: Ctx, id: string) {
   requireUuid(id, "Carrier not found");
   const [row] = await ctx.db
     .select({ id: tenantCarriers.id, carrierId: tenantCarriers.carrierId, name: carriers.name })

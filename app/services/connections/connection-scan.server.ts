@@ -1,5 +1,6 @@
 import { FILTER_DIMENSIONS, type ConnectionMapping, type FilterDimension } from "~/db/schema/connections";
 import { filterValues, type CanonicalCustomer, type CanonicalPolicy } from "~/services/connections/mapping/transform";
+import { createIdentityConflictDetector, type IdentityConflict } from "~/services/connections/mapping/identity";
 import { createRowValidator } from "~/services/connections/mapping/validate";
 import type { Connector } from "./connectors/types";
 
@@ -19,6 +20,9 @@ export type ScanResult = {
   preview: PreviewRow[];
   invalidRows: InvalidRow[];
   filterValues: Record<FilterDimension, { value: string; count: number }[]>;
+  /** Customer keys whose rows disagree on the insured (name, e-mail or address): the first 50. */
+  identityConflicts: IdentityConflict[];
+  identityConflictCount: number;
   producers: string[];
   csrs: string[];
 };
@@ -39,6 +43,8 @@ export async function scanSource(
     preview: [],
     invalidRows: [],
     filterValues: { linesOfBusiness: [], states: [], carriers: [], statuses: [] },
+    identityConflicts: [],
+    identityConflictCount: 0,
     producers: [],
     csrs: [],
   };
@@ -51,6 +57,7 @@ export async function scanSource(
   const attributes = [...new Set(Object.values(mapping.fields).filter(Boolean))];
 
   const validate = createRowValidator(mapping);
+  const identities = createIdentityConflictDetector();
   outer: for await (const page of connector.readRecords(mapping.object, { pageSize: 100, attributes })) {
     for (const row of page) {
       if (result.scanned >= limit) {
@@ -65,6 +72,7 @@ export async function scanSource(
         continue;
       }
       result.valid++;
+      identities.add(row.rowNumber, t.customer);
       if (result.preview.length < previewSize) result.preview.push({ rowNumber: row.rowNumber, customer: t.customer, policy: t.policy });
       const values = filterValues(t.customer, t.policy);
       for (const d of FILTER_DIMENSIONS) {
@@ -78,6 +86,9 @@ export async function scanSource(
   for (const d of FILTER_DIMENSIONS) {
     result.filterValues[d] = [...counts[d].entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([value, count]) => ({ value, count }));
   }
+  const conflicts = identities.conflicts();
+  result.identityConflictCount = conflicts.length;
+  result.identityConflicts = conflicts.slice(0, 50);
   result.producers = [...producers].sort();
   result.csrs = [...csrs].sort();
   return result;

@@ -6,6 +6,7 @@ import { enqueueJob, PermanentJobError } from "~/services/platform/jobs.server";
 import { passesFilters, type CanonicalCustomer, type CanonicalPolicy, type SourceRow } from "~/services/connections/mapping/transform";
 import { createRowValidator } from "~/services/connections/mapping/validate";
 import { getIntegration } from "~/utils/integrations";
+import { createCarrierResolver } from "./carrier-matching.server";
 import { getConnection } from "./connections.server";
 import { InvalidCredentialsError } from "./connectors/api-client.server";
 import { connectorFor, type ConnectorOptions } from "./connectors/index.server";
@@ -315,6 +316,7 @@ const POLICY_COLUMNS = [
   "line_of_business_raw",
   "carrier_id",
   "carrier_name",
+  "carrier_name_raw",
   "status",
   "inception_date",
   "effective_date",
@@ -335,6 +337,7 @@ const POLICY_TYPES: Record<(typeof POLICY_COLUMNS)[number], string> = {
   line_of_business_raw: "text",
   carrier_id: "uuid",
   carrier_name: "text",
+  carrier_name_raw: "text",
   status: "text",
   inception_date: "date",
   effective_date: "date",
@@ -390,30 +393,12 @@ function upsertBatchSql(tenantId: string, connectionId: string, customerJson: Bu
 
 /** Multi-row upserts (JSON parameters, no per-row statements), one transaction per batch. */
 function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: string; runId: string; runnerId: string }) {
-  const carrierIds = new Map<string, string>();
+  const carriers = createCarrierResolver(scope.tenantId);
   const knownPeople = new Set<string>();
   // Spellings already written (a few dozen people across 100 000 rows): skips the key per row.
   const knownNames = new Set<string>();
   const customerRows = new JsonRowsWriter();
   const policyRows = new JsonRowsWriter();
-
-  async function carriersFor(tx: DbOrTx, names: string[]) {
-    const missing = [...new Set(names.map((n) => n.toLowerCase()))].filter((n) => !carrierIds.has(n));
-    if (missing.length === 0) return;
-    const display = new Map(names.map((n) => [n.toLowerCase(), n]));
-    const json = JSON.stringify(missing.map((n) => display.get(n)));
-    // The catalogue is shared by all tenants and keyed by lower(name).
-    await tx.execute(sql`
-      insert into carriers (name) select x from json_array_elements_text(${json}::json) as x
-      on conflict ((lower(name))) do nothing`);
-    const found = (await tx.execute(sql`
-      select id, lower(name) as key from carriers
-      where lower(name) in (select lower(x) from json_array_elements_text(${json}::json) as x)`)) as unknown as Rows<{
-      id: string;
-      key: string;
-    }>;
-    for (const r of found.rows) carrierIds.set(r.key, r.id);
-  }
 
   async function upsertBatch(tx: DbOrTx, valid: Extract<Classified, { kind: "valid" }>[]) {
     // Last row wins for a customer or policy seen twice in one batch (ON CONFLICT cannot touch a row twice).
@@ -446,8 +431,10 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
       policy_number: p.policyNumber,
       line_of_business: p.lineOfBusiness,
       line_of_business_raw: p.lineOfBusinessRaw,
-      carrier_id: carrierIds.get(p.carrierName.toLowerCase()) ?? null,
-      carrier_name: p.carrierName,
+      carrier_id: carriers.get(p.carrierName)?.id ?? null,
+      // One carrier, one name: "Erie" and "ERIE INS CO" both read "Erie Insurance".
+      carrier_name: carriers.get(p.carrierName)?.name ?? p.carrierName,
+      carrier_name_raw: p.carrierName,
       status: p.status,
       inception_date: p.inceptionDate,
       effective_date: p.effectiveDate,
@@ -511,7 +498,7 @@ function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: stri
           returning id`)) as unknown as Rows<{ id: string }>;
         if (claimed.rows.length === 0) return false;
         if (valid.length > 0) {
-          await carriersFor(
+          await carriers.resolve(
             tx,
             valid.map((v) => v.policy.carrierName),
           );

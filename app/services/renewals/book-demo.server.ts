@@ -1,3 +1,4 @@
+import { premiumSaved } from "./savings";
 import { addDays, addMonths, format, parseISO } from "date-fns";
 import { inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
@@ -345,6 +346,18 @@ export async function seedBookDemo({ db, tenantId, userId, now }: DemoSeedContex
   await seedBulkLog(db, tenantId, userId, now, bulkExample);
 }
 
+/** The demo's savings, measured as the app measures them (offer, else current premium). */
+function demoSaving(chosen: { premium: number } | null, p: { renewalPremium?: number | string | null; premium?: number | string | null }) {
+  if (!chosen) return { premiumSaved: null, savingsBasis: null };
+  const toNumber = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
+  const saving = premiumSaved({
+    chosenPremium: chosen.premium,
+    incumbentOffer: toNumber(p.renewalPremium),
+    currentPremium: toNumber(p.premium),
+  });
+  return { premiumSaved: saving?.saved ?? null, savingsBasis: saving?.basis ?? null };
+}
+
 async function seedAgencyCarriers(db: DbOrTx, tenantId: string, carrierId: Map<string, string>, now: Date) {
   await db.insert(tenantCarriers).values(
     AGENCY_CARRIERS.filter((n) => carrierId.has(n)).map((name, i) => ({
@@ -448,7 +461,8 @@ async function seedRemarkets(db: DbOrTx, s: RemarketSeed) {
       outcome,
       selectedQuoteId: chosen?.id ?? null,
       boundPremium: chosen?.premium ?? null,
-      premiumSaved: chosen ? money(baseline - chosen.premium) : null,
+      incumbentOffer: p.renewalPremium === null || p.renewalPremium === undefined ? null : Number(p.renewalPremium),
+      ...demoSaving(chosen, p),
       closedAt,
       closedBy: closed ? by : null,
     });

@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { forecastPreferences } from "~/db/schema";
 import { clock, type TenantContext } from "../platform/context.server";
+import { MIN_PREDICTION_SAMPLE } from "./forecast-rules.server";
 
 export type ForecastPreference = {
   forecastObjectId: string;
@@ -66,4 +67,25 @@ export async function saveForecastPreference(ctx: TenantContext, pref: ForecastP
     .insert(forecastPreferences)
     .values(values)
     .onConflictDoUpdate({ target: [forecastPreferences.tenantId, forecastPreferences.forecastObjectId], set: values });
+}
+
+/** The agency's minimum sample for a prediction basis (its 'all' preference), or the default. */
+export async function getPredictionMinSample(ctx: Pick<TenantContext, "db" | "tenantId">): Promise<number> {
+  const [row] = await ctx.db
+    .select({ n: forecastPreferences.minPredictionSample })
+    .from(forecastPreferences)
+    .where(and(eq(forecastPreferences.tenantId, ctx.tenantId), eq(forecastPreferences.forecastObjectId, ALL_LINES)));
+  return row?.n ?? MIN_PREDICTION_SAMPLE;
+}
+
+/** Set the agency's minimum sample (null: back to the default); the 'all' preference is created when missing. */
+export async function setPredictionMinSample(ctx: TenantContext, minSample: number | null) {
+  const now = clock(ctx);
+  await ctx.db
+    .insert(forecastPreferences)
+    .values({ ...DEFAULT_PREFERENCE, tenantId: ctx.tenantId, minPredictionSample: minSample, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [forecastPreferences.tenantId, forecastPreferences.forecastObjectId],
+      set: { minPredictionSample: minSample, updatedAt: now },
+    });
 }

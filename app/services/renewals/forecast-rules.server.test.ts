@@ -4,6 +4,7 @@ import {
   FLAG_RULE_VERSION,
   applyCustomerCap,
   evaluateRenewal,
+  MIN_PREDICTION_SAMPLE,
   predictRate,
   rateKey,
   type ExistingFlag,
@@ -289,10 +290,25 @@ describe("prediction fall-back chain (lookup)", () => {
     { state: "TX", carrier: "Safeco", line: "HOME", level: "line", rate: 0.11 },
     { state: "TX", carrier: "Safeco", line: "PAUTO", level: "tenant", rate: 0.12 },
   ])("$carrier $line $state → $level", (c) => {
-    expect(predictRate(stats, { carrierName: c.carrier, lineOfBusiness: c.line, riskState: c.state })).toMatchObject({
+    expect(predictRate(stats, { carrierName: c.carrier, lineOfBusiness: c.line, riskState: c.state }, 3)).toMatchObject({
       level: c.level,
       rate: c.rate,
     });
+  });
+  test("by default a basis needs 5 renewals: the umbrella's +40 % from 3 renewals falls to the line's 12", () => {
+    const umbrella = new Map([
+      [rateKey("Chubb", "UMBRP", "NY"), { rate: 0.4, sample: 3 }],
+      [rateKey("Chubb", "UMBRP"), { rate: 0.35, sample: 4 }],
+      [rateKey(null, "UMBRP"), { rate: 0.06, sample: 12 }],
+      [rateKey(), { rate: 0.08, sample: 400 }],
+    ]);
+    const policy = { carrierName: "Chubb", lineOfBusiness: "UMBRP", riskState: "NY" };
+    expect(MIN_PREDICTION_SAMPLE).toBe(5);
+    expect(predictRate(umbrella, policy)).toEqual({ level: "line", rate: 0.06, sample: 12 });
+    // An agency that accepts smaller samples gets the narrower basis, and is told its size.
+    expect(predictRate(umbrella, policy, 3)).toEqual({ level: "carrier_line_state", rate: 0.4, sample: 3 });
+    expect(predictRate(umbrella, policy, 4)).toEqual({ level: "carrier_line", rate: 0.35, sample: 4 });
+    expect(predictRate(umbrella, { ...policy, lineOfBusiness: "WC" }, 500)).toBeNull();
   });
   test("too little history anywhere: no prediction", () => {
     expect(

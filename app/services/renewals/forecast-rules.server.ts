@@ -225,7 +225,8 @@ export function predictRate(
   return null;
 }
 
-export const MIN_PREDICTION_SAMPLE = 3;
+/** The default minimum (forecast-preferences.server.ts lets an agency choose its own). */
+export const MIN_PREDICTION_SAMPLE = 5;
 
 /** The key of one group of the rate statistics (null parts are rolled up). */
 export function rateKey(carrier: string | null = null, line: string | null = null, state?: string | null) {

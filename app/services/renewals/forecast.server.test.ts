@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { remarkets, renewalFlags, renewalForecasts } from "~/db/schema";
 import { createTestTenant } from "../../../tests/support/factories";
 import { createCustomer, createPolicy } from "../../../tests/support/book-factories";
-import { saveForecastPreference, DEFAULT_PREFERENCE } from "./forecast-preferences.server";
+import { saveForecastPreference, DEFAULT_PREFERENCE, getPredictionMinSample, setPredictionMinSample } from "./forecast-preferences.server";
 import { predictRate } from "./forecast-rules.server";
 import { loadRateStats, recomputeForecast } from "./forecast.server";
 import { simulateFlags } from "./forecast-views.server";
@@ -38,7 +38,7 @@ async function history(
 
 describe("prediction fall-back chain with known answers", () => {
   test("carrier × line × state → carrier × line → line → tenant, medians of recent renewals", async () => {
-    const { db, tenant } = await createTestTenant();
+    const { db, tenant, ctx } = await createTestTenant();
     const c = await createCustomer(db, tenant.id);
     // Travelers HOME TX: 10, 12, 14 % → 12 % on 3 renewals.
     for (const r of [10, 12, 14]) await history(db, tenant.id, c.id, "Travelers", "HOME", "TX", r);
@@ -54,7 +54,7 @@ describe("prediction fall-back chain with known answers", () => {
 
     const stats = await loadRateStats({ db, tenantId: tenant.id }, TODAY);
     const predict = (carrierName: string, lineOfBusiness: string, riskState: string) =>
-      predictRate(stats, { carrierName, lineOfBusiness, riskState });
+      predictRate(stats, { carrierName, lineOfBusiness, riskState }, 3);
     expect(predict("Travelers", "HOME", "TX")).toEqual({ level: "carrier_line_state", rate: 0.12, sample: 3 });
     expect(predict("travelers", "HOME", "OK")).toEqual({ level: "carrier_line", rate: 0.13, sample: 4 });
     expect(predict("Safeco", "HOME", "TX")).toEqual({ level: "line", rate: 0.11, sample: 6 });
@@ -72,9 +72,21 @@ describe("prediction fall-back chain with known answers", () => {
       priorPremium: null,
       renewalPremium: null,
     });
+    const travelers = await createPolicy(db, tenant.id, {
+      customerId: (await createCustomer(db, tenant.id)).id,
+      carrierName: "Travelers",
+      lineOfBusiness: "HOME",
+      riskState: "TX",
+      effectiveDate: "2025-04-01",
+      expirationDate: "2026-04-01",
+      premium: 2000,
+      priorPremium: null,
+      renewalPremium: null,
+    });
     await recomputeForecast({ db, tenantId: tenant.id, now: () => NOW });
-    const [row] = await db.select().from(renewalForecasts).where(eq(renewalForecasts.policyId, upcoming.id));
-    expect(row).toMatchObject({
+    const forecastOf = async (policyId: string) =>
+      (await db.select().from(renewalForecasts).where(eq(renewalForecasts.policyId, policyId)))[0];
+    expect(await forecastOf(upcoming.id)).toMatchObject({
       predicted: true,
       predictionLevel: "line",
       predictionSample: 6,
@@ -82,6 +94,13 @@ describe("prediction fall-back chain with known answers", () => {
       changePct: 11,
       flagged: true,
     });
+    // The default minimum (5): Travelers' 3 and 4 renewals are too few, the line's 6 are not.
+    expect(await getPredictionMinSample(ctx)).toBe(5);
+    expect(await forecastOf(travelers.id)).toMatchObject({ predictionLevel: "line", predictionSample: 6 });
+    // An agency that accepts 3 renewals gets the narrowest basis.
+    await setPredictionMinSample(ctx, 3);
+    await recomputeForecast({ db, tenantId: tenant.id, now: () => NOW });
+    expect(await forecastOf(travelers.id)).toMatchObject({ predictionLevel: "carrier_line_state", predictionSample: 3, changePct: 12 });
   });
 
   test("a tenant without history predicts nothing", async () => {

@@ -7,7 +7,7 @@ import { forecastRuns, LINES_OF_BUSINESS, tenants, type WorklistFilterOptions } 
 import { localDateParts } from "~/utils/time-zone";
 import { clock } from "../platform/context.server";
 import { enqueueJob, type JobHandler } from "../platform/jobs.server";
-import { ALL_LINES, getForecastPreference, type ForecastPreference } from "./forecast-preferences.server";
+import { ALL_LINES, getForecastPreference, getPredictionMinSample, type ForecastPreference } from "./forecast-preferences.server";
 import {
   FREQUENCY_CAP_DAYS,
   applyCustomerCap,
@@ -113,6 +113,7 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
     const today = await tenantToday(tctx);
     const prefs = await resolvePreferences(tctx);
     const stats = await loadRateStats(tctx, today);
+    const minSample = await getPredictionMinSample(tctx);
     // Twelve months are always evaluated: the what-if may widen a six-month window.
     const until = windowEnd(today, "yr");
 
@@ -142,7 +143,7 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
       if (rows.length === 0) continue;
       const settled: ForecastRecord[] = [];
       for (const row of rows) {
-        const e = evaluateRenewal(row, prefs.forLine(row.lineOfBusiness), predictRate(stats, row), today);
+        const e = evaluateRenewal(row, prefs.forLine(row.lineOfBusiness), predictRate(stats, row, minSample), today);
         (e.exclusion === null ? candidates : settled).push({ e, line: row.lineOfBusiness, flagged: false, exclusion: e.exclusion });
       }
       t = lap("evaluate", t);

@@ -13,7 +13,7 @@ import {
   setCredentialsInvalid,
 } from "../connections/carriers.server";
 import { customerCounts, getCustomerDetail, listCustomers } from "./customers.server";
-import { getRemarket, markLost, saveQuote, selectQuote } from "./quotes.server";
+import { getRemarket, markLost, recordIncumbentOffer, saveQuote, selectQuote } from "./quotes.server";
 import { remarketPolicy } from "./remarket.server";
 import { quotaReturn, retentionBy } from "./reports.server";
 
@@ -64,7 +64,12 @@ describe("quotes and outcomes", () => {
       effectiveDate: in20Days(),
       coverageNotes: "Edited",
     });
-    expect(await selectQuote(ctx, cheaper)).toEqual({ remarketId: r1.remarketId, outcome: "rewritten", premiumSaved: 200 });
+    expect(await selectQuote(ctx, cheaper)).toEqual({
+      remarketId: r1.remarketId,
+      outcome: "rewritten",
+      premiumSaved: 200,
+      savingsBasis: "offer",
+    });
     const detail = await getRemarket(ctx, r1.remarketId);
     expect(detail).toMatchObject({ status: "closed", outcome: "rewritten", boundPremium: 1100, premiumSaved: 200 });
     expect(detail.quotes.map((q) => [q.carrierName, q.premium, q.selected])).toEqual([
@@ -84,7 +89,7 @@ describe("quotes and outcomes", () => {
       { key: "Bo", renewed: 0, rewritten: 0, lost: 1, retainedPremium: 0, lostPremium: 2500 },
     ]);
     const month = (await quotaReturn(ctx, Number(today.slice(0, 4))))[Number(today.slice(5, 7)) - 1];
-    expect(month).toMatchObject({ used: 3, rewrites: 1, saved: 250 });
+    expect(month).toMatchObject({ used: 3, rewrites: 1, savedVsOffer: 250, savedVsCurrent: 0 });
 
     const customer = await getCustomerDetail(ctx, c.id);
     expect(customer.remarkets).toHaveLength(3);
@@ -93,6 +98,61 @@ describe("quotes and outcomes", () => {
     expect(customer.audit.map((a) => a.action)).toEqual(
       expect.arrayContaining(["policy.remarketed", "quote.created", "quote.updated", "quote.selected", "remarket.lost"]),
     );
+  });
+});
+
+describe("premium saved and its basis", () => {
+  test("never against the prediction: current premium until the offer is typed, then the offer; reports keep the bases apart", async () => {
+    const { db, tenant, ctx } = await createTestTenant();
+    const c = await createCustomer(db, tenant.id, { name: "Pat Dearer", state: "TX" });
+    // No renewal premium in the export: the worklist would predict one; savings must not use it.
+    const p = await createPolicy(db, tenant.id, { customerId: c.id, carrierName: "Safeco", premium: 5_936, expirationDate: in20Days() });
+    const r = await remarketPolicy(ctx, p.id);
+    const rewrite = await saveQuote(ctx, r.remarketId, { carrierName: "Travelers", premium: 6_150, effectiveDate: in20Days() });
+    expect(await selectQuote(ctx, rewrite)).toMatchObject({ outcome: "rewritten", premiumSaved: -214, savingsBasis: "current" });
+
+    expect(await recordIncumbentOffer(ctx, r.remarketId, 6_480)).toEqual({ premiumSaved: 330, savingsBasis: "offer" });
+    expect(await getRemarket(ctx, r.remarketId)).toMatchObject({ incumbentOffer: 6_480, premiumSaved: 330, savingsBasis: "offer" });
+
+    const p2 = await createPolicy(db, tenant.id, { customerId: c.id, carrierName: "Chubb", premium: 1_000, expirationDate: in20Days() });
+    const r2 = await remarketPolicy(ctx, p2.id);
+    await selectQuote(ctx, await saveQuote(ctx, r2.remarketId, { carrierName: "Chubb", premium: 1_100, effectiveDate: in20Days() }));
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date());
+    const month = (await quotaReturn(ctx, Number(today.slice(0, 4))))[Number(today.slice(5, 7)) - 1];
+    expect(month).toMatchObject({ savedVsOffer: 330, savedVsCurrent: -100 });
+  });
+});
+
+describe("the incumbent, whichever spelling", () => {
+  test("a catalogue pick on an 'Erie' policy renews; a typed 'Erie' on an 'Erie Insurance' policy renews and is the catalogue carrier", async () => {
+    const { db, tenant, ctx } = await createTestTenant();
+    const erie = (await listCatalogue(ctx, { q: "erie" })).find((c) => c.name === "Erie Insurance")!;
+    const c = await createCustomer(db, tenant.id, { name: "Ed Erie", state: "PA" });
+    const typedPolicy = await createPolicy(db, tenant.id, {
+      customerId: c.id,
+      carrierName: "Erie",
+      riskState: "PA",
+      expirationDate: in20Days(),
+    });
+    const importedPolicy = await createPolicy(db, tenant.id, {
+      customerId: c.id,
+      carrierName: "Erie Insurance",
+      carrierId: erie.id,
+      riskState: "PA",
+      expirationDate: in20Days(),
+    });
+    const picked = await remarketPolicy(ctx, typedPolicy.id);
+    const fromList = await saveQuote(ctx, picked.remarketId, { carrierId: erie.id, premium: 900, effectiveDate: in20Days() });
+    expect((await selectQuote(ctx, fromList)).outcome).toBe("renewed");
+
+    const typed = await remarketPolicy(ctx, importedPolicy.id);
+    const typedQuote = await saveQuote(ctx, typed.remarketId, { carrierName: "ERIE INS CO", premium: 900, effectiveDate: in20Days() });
+    const saved = (await getRemarket(ctx, typed.remarketId)).quotes.find((q) => q.id === typedQuote)!;
+    expect(saved).toMatchObject({ carrierId: erie.id, carrierName: "Erie Insurance" });
+    expect((await selectQuote(ctx, typedQuote)).outcome).toBe("renewed");
+
+    const other = await saveQuote(ctx, typed.remarketId, { carrierName: "Erie & Niagara", premium: 800, effectiveDate: in20Days() });
+    expect((await selectQuote(ctx, other)).outcome).toBe("rewritten");
   });
 });
 

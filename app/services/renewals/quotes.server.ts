@@ -1,9 +1,12 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
-import { carriers, customers, policies, quotes, remarkets, users, type RemarketOutcome } from "~/db/schema";
+import { carriers, customers, policies, quotes, remarkets, renewalForecasts, users, type RemarketOutcome } from "~/db/schema";
+import { knownCarriers } from "../connections/carrier-matching.server";
+import { matchCarrier, sameCarrier } from "../connections/carrier-names";
 import { recordAudit } from "../platform/audit.server";
 import { clock, type TenantContext } from "../platform/context.server";
 import { NotFoundError, ServiceError } from "../platform/errors.server";
 import { requireUuid } from "../platform/ids.server";
+import { premiumSaved } from "./savings";
 
 type Ctx = Pick<TenantContext, "db" | "tenantId">;
 
@@ -29,11 +32,12 @@ export async function listRemarkets(ctx: Ctx, input: { status: "open" | "closed"
         customerId: remarkets.customerId,
         customerName: customers.name,
         incumbent: remarkets.incumbentCarrierName,
-        baselinePremium: remarkets.baselinePremium,
+        incumbentOffer: remarkets.incumbentOffer,
         remarketedAt: remarkets.remarketedAt,
         status: remarkets.status,
         outcome: remarkets.outcome,
         premiumSaved: remarkets.premiumSaved,
+        savingsBasis: remarkets.savingsBasis,
         quotes: sql<number>`coalesce(${quoteCount.n}, 0)`.mapWith(Number),
       })
       .from(remarkets)
@@ -64,7 +68,10 @@ export async function getRemarket(ctx: Ctx, remarketId: string) {
       baselinePremium: remarkets.baselinePremium,
       boundPremium: remarkets.boundPremium,
       premiumSaved: remarkets.premiumSaved,
+      savingsBasis: remarkets.savingsBasis,
+      incumbentOffer: remarkets.incumbentOffer,
       incumbent: remarkets.incumbentCarrierName,
+      incumbentCarrierId: policies.carrierId,
       selectedQuoteId: remarkets.selectedQuoteId,
       closedAt: remarkets.closedAt,
       byName: users.name,
@@ -74,11 +81,18 @@ export async function getRemarket(ctx: Ctx, remarketId: string) {
       expirationDate: policies.expirationDate,
       premium: policies.premium,
       customerName: customers.name,
+      // The forecast's renewal premium, marked predicted (with basis and sample) when it is ours.
+      forecastRenewalPremium: renewalForecasts.renewalPremium,
+      predicted: renewalForecasts.predicted,
+      predictionLevel: renewalForecasts.predictionLevel,
+      predictionSample: renewalForecasts.predictionSample,
+      predictionRate: renewalForecasts.predictionRate,
     })
     .from(remarkets)
     .innerJoin(policies, eq(policies.id, remarkets.policyId))
     .innerJoin(customers, eq(customers.id, remarkets.customerId))
     .leftJoin(users, eq(users.id, remarkets.userId))
+    .leftJoin(renewalForecasts, and(eq(renewalForecasts.tenantId, remarkets.tenantId), eq(renewalForecasts.policyId, remarkets.policyId)))
     .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.id, remarketId)));
   if (!remarket) throw new NotFoundError("Re-market not found");
   return { ...remarket, quotes: await quotesOf(ctx, eq(quotes.remarketId, remarketId)) };
@@ -140,15 +154,20 @@ export type QuoteInput = {
 export async function saveQuote(ctx: TenantContext, remarketId: string, input: QuoteInput) {
   const remarket = await getRemarket(ctx, remarketId);
   let carrierName = input.carrierName?.trim() ?? "";
-  if (input.carrierId) {
-    const [carrier] = await ctx.db.select({ name: carriers.name }).from(carriers).where(eq(carriers.id, input.carrierId));
+  let carrierId = input.carrierId ?? null;
+  if (carrierId) {
+    const [carrier] = await ctx.db.select({ name: carriers.name }).from(carriers).where(eq(carriers.id, carrierId));
     if (!carrier) throw new ServiceError("Choose a carrier from the list.", 400, "carrierId");
     carrierName = carrier.name;
+  } else if (carrierName) {
+    // A typed "Erie" is the catalogue's Erie Insurance: one carrier, whichever way it was entered.
+    const match = matchCarrier(carrierName, await knownCarriers(ctx.db, ctx.tenantId));
+    if (match) ({ id: carrierId, name: carrierName } = match.carrier);
   }
   if (!carrierName) throw new ServiceError("Choose a carrier.", 400, "carrierId");
   const now = clock(ctx);
   const values = {
-    carrierId: input.carrierId ?? null,
+    carrierId,
     carrierName,
     premium: input.premium,
     effectiveDate: input.effectiveDate,
@@ -195,14 +214,20 @@ export async function saveQuote(ctx: TenantContext, remarketId: string, input: Q
 export async function selectQuote(ctx: TenantContext, quoteId: string) {
   requireUuid(quoteId, "Quote not found");
   const [quote] = await ctx.db
-    .select({ id: quotes.id, remarketId: quotes.remarketId, carrierName: quotes.carrierName, premium: quotes.premium })
+    .select({
+      id: quotes.id,
+      remarketId: quotes.remarketId,
+      carrierId: quotes.carrierId,
+      carrierName: quotes.carrierName,
+      premium: quotes.premium,
+    })
     .from(quotes)
     .where(and(eq(quotes.tenantId, ctx.tenantId), eq(quotes.id, quoteId)));
   if (!quote) throw new NotFoundError("Quote not found");
   const remarket = await getRemarket(ctx, quote.remarketId);
-  const outcome: RemarketOutcome =
-    quote.carrierName.trim().toLowerCase() === remarket.incumbent.trim().toLowerCase() ? "renewed" : "rewritten";
-  const saved = remarket.baselinePremium !== null ? Math.round((remarket.baselinePremium - quote.premium) * 100) / 100 : null;
+  const outcome: RemarketOutcome = isIncumbent(quote, remarket) ? "renewed" : "rewritten";
+  const saving = premiumSaved({ chosenPremium: quote.premium, incumbentOffer: remarket.incumbentOffer, currentPremium: remarket.premium });
+  const saved = saving?.saved ?? null;
   const now = clock(ctx);
   await ctx.db.transaction(async (tx) => {
     await tx
@@ -221,6 +246,7 @@ export async function selectQuote(ctx: TenantContext, quoteId: string) {
         selectedQuoteId: quote.id,
         boundPremium: quote.premium,
         premiumSaved: saved,
+        savingsBasis: saving?.basis ?? null,
         closedAt: now,
         closedBy: ctx.userId,
       })
@@ -233,12 +259,62 @@ export async function selectQuote(ctx: TenantContext, quoteId: string) {
         action: "quote.selected",
         subjectType: "policy",
         subjectId: remarket.policyId,
-        details: { quoteId, remarketId: remarket.id, outcome, carrierName: quote.carrierName, premium: quote.premium, premiumSaved: saved },
+        details: {
+          quoteId,
+          remarketId: remarket.id,
+          outcome,
+          carrierName: quote.carrierName,
+          premium: quote.premium,
+          premiumSaved: saved,
+          savingsBasis: saving?.basis ?? null,
+        },
       },
       now,
     );
   });
-  return { remarketId: remarket.id, outcome, premiumSaved: saved };
+  return { remarketId: remarket.id, outcome, premiumSaved: saved, savingsBasis: saving?.basis ?? null };
+}
+
+/**
+ * Record the incumbent's renewal offer (null clears it). A closed re-market's saving is
+ * measured again, since the offer is now its basis.
+ */
+export async function recordIncumbentOffer(ctx: TenantContext, remarketId: string, offer: number | null) {
+  const remarket = await getRemarket(ctx, remarketId);
+  const chosen = remarket.quotes.find((q) => q.id === remarket.selectedQuoteId);
+  const saving = chosen ? premiumSaved({ chosenPremium: chosen.premium, incumbentOffer: offer, currentPremium: remarket.premium }) : null;
+  const now = clock(ctx);
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(remarkets)
+      .set({
+        incumbentOffer: offer,
+        ...(chosen ? { premiumSaved: saving?.saved ?? null, savingsBasis: saving?.basis ?? null } : {}),
+      })
+      .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.id, remarket.id)));
+    await recordAudit(
+      tx,
+      {
+        tenantId: ctx.tenantId,
+        actorUserId: ctx.userId,
+        action: "remarket.incumbent_offer",
+        subjectType: "policy",
+        subjectId: remarket.policyId,
+        details: { remarketId, incumbent: remarket.incumbent, offer, previous: remarket.incumbentOffer },
+      },
+      now,
+    );
+  });
+  return { premiumSaved: saving?.saved ?? null, savingsBasis: saving?.basis ?? null };
+}
+
+/** The quote is the incumbent's, by carrier id or by any spelling of its name ("Erie" is "Erie Insurance"). */
+function isIncumbent(
+  quote: { carrierId: string | null; carrierName: string },
+  remarket: { incumbentCarrierId: string | null; incumbent: string },
+) {
+  if (quote.carrierId && quote.carrierId === remarket.incumbentCarrierId) return true;
+  return sameCarrier(quote.carrierName, remarket.incumbent);
 }
 
 /** Close a re-market as lost: the customer left, no quote was bound. */
@@ -258,6 +334,7 @@ export async function markLost(ctx: TenantContext, remarketId: string) {
         selectedQuoteId: null,
         boundPremium: null,
         premiumSaved: null,
+        savingsBasis: null,
         closedAt: now,
         closedBy: ctx.userId,
       })

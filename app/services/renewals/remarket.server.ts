@@ -90,6 +90,8 @@ export async function remarketPolicy(ctx: TenantContext, policyId: string) {
         quotaYear: allowance.quotaYear,
         remarketedAt: now,
         baselinePremium: flag?.renewalPremium ?? policy.renewalPremium ?? forecast?.renewalPremium ?? policy.premium ?? null,
+        // The export's renewal premium is the incumbent's offer (the forecast never writes it).
+        incumbentOffer: policy.renewalPremium ?? null,
         incumbentCarrierName: policy.carrierName,
       })
       .onConflictDoNothing()

@@ -38,8 +38,9 @@ export async function retentionBy(
       count(*) filter (where r.outcome = 'renewed') as renewed,
       count(*) filter (where r.outcome = 'rewritten') as rewritten,
       count(*) filter (where r.outcome = 'lost') as lost,
-      coalesce(sum(coalesce(r.bound_premium, r.baseline_premium)) filter (where r.outcome in ('renewed', 'rewritten')), 0) as retained_premium,
-      coalesce(sum(coalesce(r.baseline_premium, p.premium)) filter (where r.outcome = 'lost'), 0) as lost_premium
+      coalesce(sum(coalesce(r.bound_premium, r.incumbent_offer, p.premium)) filter (where r.outcome in ('renewed', 'rewritten')), 0) as retained_premium,
+      -- What the agency lost is what the customer paid (or was offered): never a prediction.
+      coalesce(sum(coalesce(r.incumbent_offer, p.premium)) filter (where r.outcome = 'lost'), 0) as lost_premium
     from remarkets r join policies p on p.id = r.policy_id
     where r.tenant_id = ${ctx.tenantId} and r.status = 'closed'
       and (r.closed_at at time zone ${timeZone})::date between ${period.from}::date and ${period.to}::date
@@ -55,9 +56,12 @@ export async function retentionBy(
   }));
 }
 
-export type QuotaReturnMonth = { month: string; used: number; rewrites: number; saved: number };
+export type QuotaReturnMonth = { month: string; used: number; rewrites: number; savedVsOffer: number; savedVsCurrent: number };
 
-/** Quota return per month of a year: re-markets used, rewrites bound, premium saved. */
+/**
+ * Quota return per month of a year: re-markets used, rewrites bound, premium saved per basis
+ * (against the incumbent's offer, against the current premium: never added together).
+ */
 export async function quotaReturn(ctx: Ctx, year: number, timeZone = "America/New_York"): Promise<QuotaReturnMonth[]> {
   const rows = await queryRows<Record<string, unknown>>(
     ctx.db,
@@ -68,10 +72,12 @@ export async function quotaReturn(ctx: Ctx, year: number, timeZone = "America/Ne
     ), closed as (
       select extract(month from closed_at at time zone ${timeZone})::int as m,
         count(*) filter (where outcome = 'rewritten') as rewrites,
-        coalesce(sum(premium_saved) filter (where outcome in ('rewritten', 'renewed')), 0) as saved
+        coalesce(sum(premium_saved) filter (where outcome in ('rewritten', 'renewed') and savings_basis = 'offer'), 0) as saved_offer,
+        coalesce(sum(premium_saved) filter (where outcome in ('rewritten', 'renewed') and savings_basis = 'current'), 0) as saved_current
       from remarkets where tenant_id = ${ctx.tenantId} and status = 'closed' and extract(year from closed_at at time zone ${timeZone}) = ${year} group by 1
     )
-    select coalesce(used.m, closed.m) as m, coalesce(used.n, 0) as used, coalesce(closed.rewrites, 0) as rewrites, coalesce(closed.saved, 0) as saved
+    select coalesce(used.m, closed.m) as m, coalesce(used.n, 0) as used, coalesce(closed.rewrites, 0) as rewrites,
+      coalesce(closed.saved_offer, 0) as saved_offer, coalesce(closed.saved_current, 0) as saved_current
     from used full join closed on closed.m = used.m`,
   );
   const byMonth = new Map(rows.map((r) => [Number(r.m), r]));
@@ -81,7 +87,8 @@ export async function quotaReturn(ctx: Ctx, year: number, timeZone = "America/Ne
       month: `${year}-${String(i + 1).padStart(2, "0")}`,
       used: Number(r?.used ?? 0),
       rewrites: Number(r?.rewrites ?? 0),
-      saved: Number(r?.saved ?? 0),
+      savedVsOffer: Number(r?.saved_offer ?? 0),
+      savedVsCurrent: Number(r?.saved_current ?? 0),
     };
   });
 }

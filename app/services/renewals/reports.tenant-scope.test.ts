@@ -48,9 +48,10 @@ describe("reports: tenant scope", () => {
       (months) => ({
         used: months.reduce((n, m) => n + m.used, 0),
         rewrites: months.reduce((n, m) => n + m.rewrites, 0),
-        saved: months.reduce((n, m) => n + m.saved, 0),
+        savedVsOffer: months.reduce((n, m) => n + m.savedVsOffer, 0),
+        savedVsCurrent: months.reduce((n, m) => n + m.savedVsCurrent, 0),
       }),
-      (me) => ({ used: me.seed.remarketIds.length, rewrites: 1, saved: 200 }),
+      (me) => ({ used: me.seed.remarketIds.length, rewrites: 1, savedVsOffer: 200, savedVsCurrent: 0 }),
     );
   });
 

@@ -223,20 +223,22 @@ describe("validation reasons", () => {
       reasons: [
         "Customer name is missing",
         "Policy number is missing",
-        'Line of business "XYZ" is not mapped',
+        "Line of business is not mapped: 'XYZ'",
         "Carrier is missing",
-        'Status "Zombie" is not mapped',
-        'Effective date "13/45/2024" is not a date',
+        "Status is not mapped: 'Zombie'",
+        "Effective date is not a date: '13/45/2024'",
         "Expiration date is missing",
-        'Premium "call office" is not a number',
-        'State "Narnia" is not a US state',
+        "Premium is not a number: 'call office'",
+        "State is not a US state: 'Narnia'",
       ],
     });
   });
 
-  test("expiration must come after the effective date; a blank premium is missing", () => {
-    const result = transformRow(row({ Exp: "01/01/2025", Premium: "N/A" }), mapping);
+  test("expiration must come after the effective date; a blank premium is missing, an 'N/A' one is not a number", () => {
+    const result = transformRow(row({ Exp: "01/01/2025", Premium: "" }), mapping);
     expect(result).toEqual({ ok: false, reasons: ["Expiration date is not after the effective date", "Premium is missing"] });
+    expect(transformRow(row({ Premium: "N/A" }), mapping)).toEqual({ ok: false, reasons: ["Premium is not a number: 'N/A'"] });
+    expect(transformRow(row({ Premium: "6,480" }), mapping)).toMatchObject({ ok: true, policy: { premium: 6480 } });
   });
 
   test("businesses keep their name", () => {

@@ -1,3 +1,5 @@
+import { parseMoneyText } from "~/utils/money-input";
+
 // Cleaning what real exports contain (DOMAIN.md "Real exports are messy"): `$1,234.50` and
 // `1234.5` in one column, mixed date formats, "Last, First" names, N/A in number columns.
 
@@ -22,29 +24,12 @@ const MESSY_SPACE = /\s\s|[^\S ]/;
 
 export type Parsed<T> = { ok: true; value: T | null } | { ok: false };
 
-/** `$1,234.50`, `1234.5`, `(12.00)` (negative), `1.234,5`? no: US exports only. Blank/N/A → null. */
+/** `$1,234.50`, `1234.5`, `(12.00)` (negative), US exports only; blank/N/A → null. Forms read money the same way (utils/money-input.ts). */
 export function parseMoney(value: string | null | undefined): Parsed<number> {
   if (isBlank(value)) return { ok: true, value: null };
   // Plain amounts ("1234.50") need none of the clean-up below (a hot path of imports).
   if (PLAIN_AMOUNT.test(value!)) return { ok: true, value: Math.round(Number(value) * 100) / 100 };
-  let text = value!.trim();
-  let negative = false;
-  if (/^\(.*\)$/.test(text)) {
-    negative = true;
-    text = text.slice(1, -1);
-  }
-  text = text.replace(/^-\s*/, () => {
-    negative = !negative;
-    return "";
-  });
-  text = text
-    .replace(/^(USD|US\$|\$)\s*/i, "")
-    .replace(/\s*(USD)$/i, "")
-    .replace(/,(?=\d{3}(\D|$))/g, "");
-  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(text)) return { ok: false };
-  const num = Number(text);
-  if (!Number.isFinite(num)) return { ok: false };
-  return { ok: true, value: Math.round((negative ? -num : num) * 100) / 100 };
+  return parseMoneyText(value);
 }
 
 const PLAIN_AMOUNT = /^\d{1,15}(\.\d+)?$/;

@@ -60,7 +60,8 @@ export type CanonicalPolicy = {
 
 export type TransformResult = { ok: true; customer: CanonicalCustomer; policy: CanonicalPolicy } | { ok: false; reasons: string[] };
 
-const quote = (v: string) => `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
+/** The offending value as the reason quotes it: "Premium is not a number: 'N/A'". */
+const quote = (v: string) => `'${v.length > 40 ? `${v.slice(0, 40)}…` : v}'`;
 
 /** Apply the mapping and value maps to one row and validate it. */
 export function transformRow(row: SourceRow, mapping: ConnectionMapping): TransformResult {
@@ -94,7 +95,7 @@ export function transformRow(row: SourceRow, mapping: ConnectionMapping): Transf
   if (!lobRaw) reasons.push("Line of business is missing");
   else {
     lineOfBusiness = mapLineOfBusiness(lobRaw, mapping.valueMaps.lineOfBusiness);
-    if (!lineOfBusiness) reasons.push(`Line of business ${quote(lobRaw)} is not mapped`);
+    if (!lineOfBusiness) reasons.push(`Line of business is not mapped: ${quote(lobRaw)}`);
   }
 
   const carrierName = cleanText(get("carrier"));
@@ -104,13 +105,13 @@ export function transformRow(row: SourceRow, mapping: ConnectionMapping): Transf
   let status: PolicyStatus | null = "active";
   if (statusRaw) {
     status = mapStatus(statusRaw, mapping.valueMaps.status);
-    if (!status) reasons.push(`Status ${quote(statusRaw)} is not mapped`);
+    if (!status) reasons.push(`Status is not mapped: ${quote(statusRaw)}`);
   }
 
   const date = (field: string, label: string, required: boolean) => {
     const raw = get(field);
     const parsed = parseDate(raw);
-    if (!parsed.ok) reasons.push(`${label} ${quote(raw.trim())} is not a date`);
+    if (!parsed.ok) reasons.push(`${label} is not a date: ${quote(raw.trim())}`);
     else if (required && !parsed.value) reasons.push(`${label} is missing`);
     return parsed.ok ? parsed.value : null;
   };
@@ -124,8 +125,10 @@ export function transformRow(row: SourceRow, mapping: ConnectionMapping): Transf
   const money = (field: string, label: string, required: boolean) => {
     const raw = get(field);
     const parsed = parseMoney(raw);
-    if (!parsed.ok) reasons.push(`${label} ${quote(raw.trim())} is not a number`);
-    else if (required && parsed.value === null) reasons.push(`${label} is missing`);
+    if (!parsed.ok) reasons.push(`${label} is not a number: ${quote(raw.trim())}`);
+    // A required amount written "N/A" is a value that is not a number, not a missing one.
+    else if (required && parsed.value === null)
+      reasons.push(raw.trim() ? `${label} is not a number: ${quote(raw.trim())}` : `${label} is missing`);
     else if (parsed.value !== null && parsed.value < 0) reasons.push(`${label} is negative`);
     return parsed.ok ? parsed.value : null;
   };
@@ -134,9 +137,9 @@ export function transformRow(row: SourceRow, mapping: ConnectionMapping): Transf
   const renewalPremium = money("renewalPremium", "Renewal premium", false);
 
   const stateParsed = parseState(get("state"));
-  if (!stateParsed.ok) reasons.push(`State ${quote(get("state").trim())} is not a US state`);
+  if (!stateParsed.ok) reasons.push(`State is not a US state: ${quote(get("state").trim())}`);
   const riskParsed = parseState(get("riskState"));
-  if (!riskParsed.ok) reasons.push(`Risk state ${quote(get("riskState").trim())} is not a US state`);
+  if (!riskParsed.ok) reasons.push(`Risk state is not a US state: ${quote(get("riskState").trim())}`);
 
   const claims = parseInteger(get("claims3y"));
 

@@ -1,0 +1,1 @@
+ALTER TABLE "policies" ADD COLUMN "carrier_name_raw" text;

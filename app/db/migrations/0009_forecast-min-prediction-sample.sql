@@ -1,0 +1,1 @@
+ALTER TABLE "forecast_preferences" ADD COLUMN "min_prediction_sample" integer;

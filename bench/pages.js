@@ -116,14 +116,16 @@ async function main() {
     const targets = await discoverTargets(base, cookie);
     const only = text("--only", "");
     const wanted = only ? only.split(",") : null;
-    const measured = wanted ? targets.filter((t) => t.path === "/bench/hello" || wanted.includes(t.path) || wanted.includes(t.name)) : targets;
+    const measured = wanted
+      ? targets.filter((t) => t.path === "/bench/hello" || wanted.includes(t.path) || wanted.includes(t.name))
+      : targets;
     for (const t of measured) await check(base, t);
 
     if (EXPLAIN) {
       await explainPages(base, measured, sqlLog);
       return;
     }
-    /** @type {Row[]} */
+    /** @type {(Row & { helloRps: number; helloP99: number })[]} */
     const rows = [];
     const hello = measured[0];
     for (const t of measured) await measure(base, t, WARMUP_S, server.pid);
@@ -160,7 +162,9 @@ async function demoCookie(/** @type {string} */ base) {
 }
 
 async function largeBook(/** @type {string} */ base, /** @type {string} */ cookie) {
-  const me = /** @type {{ id: string; tenant: { id: string } }} */ (await (await fetch(`${base}/api/auth/user`, { headers: { cookie } })).json());
+  const me = /** @type {{ id: string; tenant: { id: string } }} */ (
+    await (await fetch(`${base}/api/auth/user`, { headers: { cookie } })).json()
+  );
   const started = Date.now();
   const response = await fetch(`${base}/api/test-fixtures`, {
     method: "POST",
@@ -215,15 +219,13 @@ async function discoverTargets(/** @type {string} */ base, /** @type {string} */
     ["integration setup", "/integration-setup"],
     ["a wizard step", step],
   ];
-  return pages.map(([name, p]) => /** @type {Target} */ ({ name, path: p, cookie: p.startsWith("/auth/") || p === "/bench/hello" ? undefined : cookie }));
+  return pages.map(
+    ([name, p]) => /** @type {Target} */ ({ name, path: p, cookie: p.startsWith("/auth/") || p === "/bench/hello" ? undefined : cookie }),
+  );
 }
 
 /** A file with a profile report: the list's files in turn until one's page links to its report. */
-async function findReport(
-  /** @type {string} */ filesPage,
-  /** @type {(p: string) => Promise<string>} */ html,
-  /** @type {string} */ uuid,
-) {
+async function findReport(/** @type {string} */ filesPage, /** @type {(p: string) => Promise<string>} */ html, /** @type {string} */ uuid) {
   const direct = new RegExp(`/files/${uuid}/report(?!/|\\.)`).exec(filesPage)?.[0];
   if (direct) return direct;
   const ids = [...new Set([...filesPage.matchAll(new RegExp(`/files/(${uuid})`, "g"))].map((m) => m[1]))];
@@ -269,7 +271,8 @@ function serverCpuMs(/** @type {number | undefined} */ pid) {
 async function check(/** @type {string} */ base, /** @type {Target} */ target) {
   const response = await fetch(`${base}${target.path}`, { headers: target.cookie ? { cookie: target.cookie } : {}, redirect: "manual" });
   const body = await response.text();
-  if (response.status !== 200 || !body.includes("</html>")) throw new Error(`${target.path} answered ${response.status}; expected a 200 page`);
+  if (response.status !== 200 || !body.includes("</html>"))
+    throw new Error(`${target.path} answered ${response.status}; expected a 200 page`);
 }
 
 /** @param {(Row & { helloRps: number; helloP99: number })[]} rows */

@@ -105,9 +105,13 @@ async function explainStatements(db: Db, statements: { sql: string; params: unkn
   for (const statement of statements) {
     // $1, $2… back into bound parameters, so the plan is made for the values the page used.
     const parts = statement.sql.split(/\$(\d+)/);
-    const chunks = parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${statement.params[Number(part) - 1]}`));
-    const rows = await queryRows<Record<string, string>>(db, sql`explain ${sql.join(chunks)}`);
-    plans.push(rows.map((r) => r["QUERY PLAN"]));
+    const chunks = parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql.param(statement.params[Number(part) - 1])));
+    try {
+      const rows = await queryRows<Record<string, string>>(db, sql`explain ${sql.join(chunks)}`);
+      plans.push(rows.map((r) => r["QUERY PLAN"]));
+    } catch (error) {
+      plans.push([`(no plan: ${error instanceof Error ? error.message : String(error)})`]);
+    }
   }
   return { plans };
 }

@@ -3,7 +3,7 @@ import { addDays, differenceInCalendarDays, format, parseISO } from "date-fns";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { openCopy } from "~/db/copy.server";
-import { forecastRuns, LINES_OF_BUSINESS, tenants, type WorklistFilterOptions } from "~/db/schema";
+import { forecastRuns, LINES_OF_BUSINESS, tenants, type ForecastMonthTotals, type WorklistFilterOptions } from "~/db/schema";
 import { localDateParts } from "~/utils/time-zone";
 import { clock } from "../platform/context.server";
 import { enqueueJob, type JobHandler } from "../platform/jobs.server";
@@ -28,10 +28,23 @@ const BATCH = 5_000;
 /** Only renewals of the last year count as "recent" for predictions. */
 const HISTORY_DAYS = 365;
 
+// The tenant's time zone, once per context object: a page's loader hands the same context to
+// every service it calls, so its several "today"s cost one statement (a new request, a new context).
+const timeZones = new WeakMap<object, Promise<string>>();
+
 /** The tenant's calendar date (yyyy-mm-dd) in its own time zone. */
 export async function tenantToday(ctx: ForecastCtx) {
-  const [row] = await ctx.db.select({ timeZone: tenants.timeZone }).from(tenants).where(eq(tenants.id, ctx.tenantId));
-  return calendarDate(clock(ctx), row?.timeZone ?? "America/New_York");
+  let timeZone = timeZones.get(ctx);
+  if (!timeZone) {
+    timeZone = ctx.db
+      .select({ timeZone: tenants.timeZone })
+      .from(tenants)
+      .where(eq(tenants.id, ctx.tenantId))
+      .then(([row]) => row?.timeZone ?? "America/New_York");
+    timeZones.set(ctx, timeZone);
+    timeZone.catch(() => timeZones.delete(ctx));
+  }
+  return calendarDate(clock(ctx), await timeZone);
 }
 
 /** The calendar date (yyyy-mm-dd) of an instant in a time zone (UTC when the zone is unknown). */
@@ -170,8 +183,17 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
     options.onProgress?.({ evaluated });
     await upsertFlags(tx, ctx.tenantId, now, flaggedIds);
     const filterOptions = await readFilterOptions(tx, ctx.tenantId);
+    const monthly = await monthlyTotals(tx, ctx.tenantId);
     lap("flags", t);
-    const run = { computedAt: now, evaluated, flagged: flaggedIds.length, durationMs: Date.now() - started, filterOptions, phases };
+    const run = {
+      computedAt: now,
+      evaluated,
+      flagged: flaggedIds.length,
+      durationMs: Date.now() - started,
+      filterOptions,
+      phases,
+      monthly,
+    };
     await tx
       .insert(forecastRuns)
       .values({ tenantId: ctx.tenantId, ...run })
@@ -370,6 +392,27 @@ async function readFilterOptions(tx: DbOrTx, tenantId: string): Promise<Worklist
     producers: await distinct("producer"),
     states: await distinct("risk_state"),
   };
+}
+
+/** Renewals, premium and flags per month of the window (what /forecast's summary and page count read). */
+export async function monthlyTotals(tx: DbOrTx, tenantId: string): Promise<ForecastMonthTotals[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    tx,
+    sql`
+    select to_char(expiration_date, 'YYYY-MM') as month, count(*) as renewals,
+      coalesce(sum(current_premium), 0) as premium, coalesce(sum(coalesce(renewal_premium, current_premium)), 0) as renewal_premium,
+      count(*) filter (where flagged) as flagged
+    from renewal_forecasts
+    where tenant_id = ${tenantId} and in_window
+    group by 1 order by 1`,
+  );
+  return rows.map((r) => ({
+    month: String(r.month),
+    renewals: Number(r.renewals),
+    premium: Number(r.premium),
+    renewalPremium: Number(r.renewal_premium),
+    flagged: Number(r.flagged),
+  }));
 }
 
 /** The last computation (null: never computed). */

@@ -1,10 +1,9 @@
 import { queryRows } from "~/db/rows.server";
 import { format, parseISO, addMonths } from "date-fns";
-import { eq, sql, type SQL } from "drizzle-orm";
-import { forecastRuns, type ForecastMonthTotals } from "~/db/schema";
+import { sql } from "drizzle-orm";
 import type { TenantContext } from "../platform/context.server";
 import { FREQUENCY_CAP_DAYS, windowEnd, type Exclusion, type PredictionLevel } from "./forecast-rules.server";
-import { monthlyTotals, tenantToday } from "./forecast.server";
+import { monthlyTotals, readMonthlyTotals, tenantToday } from "./forecast.server";
 import { clock } from "../platform/context.server";
 import { getRemarketAllowance } from "../billing/quota.server";
 import { ALL_LINES, listForecastPreferences, type ForecastPreference } from "./forecast-preferences.server";
@@ -55,23 +54,20 @@ export async function listForecast(ctx: Ctx, input: { page: number; pageSize: nu
       order by f.expiration_date, f.policy_id
       limit ${input.pageSize} offset ${(input.page - 1) * input.pageSize}`,
     ),
-    countForecast(ctx, input.flaggedOnly, where),
+    countForecast(ctx, input.flaggedOnly),
   ]);
   return { rows: rows.map(toForecastRow), total };
 }
 
 /** The window's renewals (or flags): summed from the computation's monthly totals, counted only for a run that predates them. */
-async function countForecast(ctx: Ctx, flaggedOnly: boolean, where: SQL) {
+async function countForecast(ctx: Ctx, flaggedOnly: boolean) {
   const monthly = await readMonthlyTotals(ctx);
   if (monthly) return monthly.reduce((n, m) => n + (flaggedOnly ? m.flagged : m.renewals), 0);
-  const [row] = await queryRows<{ n: number | string }>(ctx.db, sql`select count(*) as n from renewal_forecasts f where ${where}`);
+  const [row] = await queryRows<{ n: number | string }>(
+    ctx.db,
+    sql`select count(*) as n from renewal_forecasts f where f.tenant_id = ${ctx.tenantId} and f.in_window ${flaggedOnly ? sql`and f.flagged` : sql``}`,
+  );
   return Number(row?.n ?? 0);
-}
-
-/** The last computation's per-month totals; null when there are none (never computed, or computed before they were kept). */
-async function readMonthlyTotals(ctx: Ctx): Promise<ForecastMonthTotals[] | null> {
-  const [run] = await ctx.db.select({ monthly: forecastRuns.monthly }).from(forecastRuns).where(eq(forecastRuns.tenantId, ctx.tenantId));
-  return run?.monthly ?? null;
 }
 
 /** The forecast of given policies (customer detail). */

@@ -6,6 +6,7 @@ import { openCopy } from "~/db/copy.server";
 import { forecastRuns, LINES_OF_BUSINESS, tenants, type ForecastMonthTotals, type WorklistFilterOptions } from "~/db/schema";
 import { localDateParts } from "~/utils/time-zone";
 import { clock } from "../platform/context.server";
+import { contextMemo } from "../platform/context-memo.server";
 import { enqueueJob, type JobHandler } from "../platform/jobs.server";
 import { ALL_LINES, getForecastPreference, type ForecastPreference } from "./forecast-preferences.server";
 import {
@@ -28,23 +29,16 @@ const BATCH = 5_000;
 /** Only renewals of the last year count as "recent" for predictions. */
 const HISTORY_DAYS = 365;
 
-// The tenant's time zone, once per context object: a page's loader hands the same context to
-// every service it calls, so its several "today"s cost one statement (a new request, a new context).
-const timeZones = new WeakMap<object, Promise<string>>();
+// Once per request: a page's loader asks for "today" from several services with one context.
+const timeZones = contextMemo<string>();
 
 /** The tenant's calendar date (yyyy-mm-dd) in its own time zone. */
 export async function tenantToday(ctx: ForecastCtx) {
-  let timeZone = timeZones.get(ctx);
-  if (!timeZone) {
-    timeZone = ctx.db
-      .select({ timeZone: tenants.timeZone })
-      .from(tenants)
-      .where(eq(tenants.id, ctx.tenantId))
-      .then(([row]) => row?.timeZone ?? "America/New_York");
-    timeZones.set(ctx, timeZone);
-    timeZone.catch(() => timeZones.delete(ctx));
-  }
-  return calendarDate(clock(ctx), await timeZone);
+  const timeZone = await timeZones.read(ctx, async () => {
+    const [row] = await ctx.db.select({ timeZone: tenants.timeZone }).from(tenants).where(eq(tenants.id, ctx.tenantId));
+    return row?.timeZone ?? "America/New_York";
+  });
+  return calendarDate(clock(ctx), timeZone);
 }
 
 /** The calendar date (yyyy-mm-dd) of an instant in a time zone (UTC when the zone is unknown). */
@@ -119,6 +113,7 @@ type CandidateRow = RenewalInput;
 export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?: (progress: { evaluated: number }) => void } = {}) {
   const started = Date.now();
   const now = clock(ctx);
+  monthly.forget(ctx);
   return ctx.db.transaction(async (tx) => {
     // One computation per tenant at a time (the job, a button and an import can race).
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`forecast:${ctx.tenantId}`}))`);
@@ -413,6 +408,17 @@ export async function monthlyTotals(tx: DbOrTx, tenantId: string): Promise<Forec
     renewalPremium: Number(r.renewal_premium),
     flagged: Number(r.flagged),
   }));
+}
+
+// The summary and the page count of /forecast read the same row: once per request.
+const monthly = contextMemo<ForecastMonthTotals[] | null>();
+
+/** The last computation's per-month totals; null when there are none (never computed, or computed before they were kept). */
+export async function readMonthlyTotals(ctx: ForecastCtx): Promise<ForecastMonthTotals[] | null> {
+  return monthly.read(ctx, async () => {
+    const [run] = await ctx.db.select({ monthly: forecastRuns.monthly }).from(forecastRuns).where(eq(forecastRuns.tenantId, ctx.tenantId));
+    return run?.monthly ?? null;
+  });
 }
 
 /** The last computation (null: never computed). */

@@ -165,14 +165,11 @@ async function demoCookie(/** @type {string} */ base) {
 }
 
 async function largeBook(/** @type {string} */ base, /** @type {string} */ cookie) {
-  const me = /** @type {{ id: string; tenant: { id: string } }} */ (
-    await (await fetch(`${base}/api/auth/user`, { headers: { cookie } })).json()
-  );
   const started = Date.now();
   const response = await fetch(`${base}/api/test-fixtures`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ action: "large-book", tenantId: me.tenant.id, userId: me.id, policies: POLICIES }),
+    body: JSON.stringify({ action: "large-book", cookie, policies: POLICIES }),
   });
   if (!response.ok) throw new Error(`large book failed: ${response.status} ${await response.text()}`);
   const made = /** @type {{ customers: number; policies: number; flagged: number; evaluated: number }} */ (await response.json());

@@ -7,7 +7,7 @@ import { getEnv } from "~/env.server";
 import { billingAccounts, users } from "~/db/schema";
 import { seedBookDemo } from "~/services/renewals/book-demo.server";
 import { connectionFixture } from "~/services/connections/connection-fixtures.server";
-import { createLoginSession } from "~/services/identity/login-sessions.server";
+import { createLoginSession, resolveSession } from "~/services/identity/login-sessions.server";
 import { hashPassword } from "~/services/identity/passwords.server";
 import { consumeRemarketQuota } from "~/services/billing/quota.server";
 import { createTenant } from "~/services/identity/tenants.server";
@@ -42,8 +42,8 @@ const UnpaidBookSchema = z.object({ action: z.literal("unpaid-book"), tenantId: 
 /** bench/pages.js --size large: a large generated book added to a tenant (the demo agency). */
 const LargeBookSchema = z.object({
   action: z.literal("large-book"),
-  tenantId: z.string().uuid(),
-  userId: z.string().uuid(),
+  /** The Cookie header of the signed-in demo user: the book goes to that user's agency. */
+  cookie: z.string(),
   policies: z.number().int().min(1).max(1_000_000).default(50_000),
 });
 
@@ -65,7 +65,13 @@ export async function action({ request }: ActionFunctionArgs) {
     return Response.json({ results });
   }
   if (body?.action === "explain") return Response.json(await explainStatements(db, ExplainSchema.parse(body).statements));
-  if (body?.action === "large-book") return Response.json(await generateLargeBook(db, LargeBookSchema.parse(body)));
+  if (body?.action === "large-book") {
+    const input = LargeBookSchema.parse(body);
+    const token = await getCookies().sessionCookie.parse(input.cookie);
+    const session = typeof token === "string" ? await resolveSession(db, token) : null;
+    if (!session) throw new Response("Not signed in", { status: 400 });
+    return Response.json(await generateLargeBook(db, { tenantId: session.tenant.id, userId: session.user.id, policies: input.policies }));
+  }
   if (body?.action === "unpaid-book") {
     const { tenantId, userId } = UnpaidBookSchema.parse(body);
     const now = new Date();

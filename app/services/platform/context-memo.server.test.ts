@@ -17,4 +17,14 @@ describe("contextMemo", () => {
     await expect(memo.read(c, () => Promise.reject(new Error("down")))).rejects.toThrow("down");
     expect(await memo.read(c, load)).toBe(4);
   });
+
+  test("a thenable that works on every then (a Drizzle query builder) runs once", async () => {
+    const memo = contextMemo<string>();
+    let runs = 0;
+    const builder = { then: (resolve: (v: string) => void) => resolve(`run ${++runs}`) } as PromiseLike<string>;
+    const ctx = {};
+    expect(await memo.read(ctx, () => builder)).toBe("run 1");
+    expect(await memo.read(ctx, () => builder)).toBe("run 1");
+    expect(runs).toBe(1);
+  });
 });

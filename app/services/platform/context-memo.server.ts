@@ -9,10 +9,12 @@
 export function contextMemo<T>() {
   const memo = new WeakMap<object, Promise<T>>();
   return {
-    read(ctx: object, load: () => Promise<T>): Promise<T> {
+    read(ctx: object, load: () => PromiseLike<T>): Promise<T> {
       let value = memo.get(ctx);
       if (!value) {
-        value = load();
+        // Adopted once into a real promise: Drizzle's query builders are thenables that run their
+        // statement again on every `then`, so keeping the builder itself would query on each read.
+        value = Promise.resolve(load());
         memo.set(ctx, value);
         // A failed read is not remembered: the next call on this context tries again.
         value.catch(() => memo.delete(ctx));

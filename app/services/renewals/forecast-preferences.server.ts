@@ -1,6 +1,5 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { forecastPreferences } from "~/db/schema";
-import { contextMemo } from "../platform/context-memo.server";
 import { clock, type TenantContext } from "../platform/context.server";
 
 export type ForecastPreference = {
@@ -36,19 +35,13 @@ const columns = {
   excludeZeroPremium: forecastPreferences.excludeZeroPremium,
 };
 
-// The forecast page reads the preferences three ways (the 'all' one, the list, the what-if's): one statement per request.
-const saved = contextMemo<ForecastPreference[]>();
-
 /** Every saved preference of the tenant ('all' first when saved). */
 export async function listForecastPreferences(ctx: Pick<TenantContext, "db" | "tenantId">): Promise<ForecastPreference[]> {
-  const rows = await saved.read(ctx, () =>
-    ctx.db
-      .select(columns)
-      .from(forecastPreferences)
-      .where(eq(forecastPreferences.tenantId, ctx.tenantId))
-      .orderBy(asc(forecastPreferences.forecastObjectId)),
-  );
-  return rows.map((r) => ({ ...r }));
+  return ctx.db
+    .select(columns)
+    .from(forecastPreferences)
+    .where(eq(forecastPreferences.tenantId, ctx.tenantId))
+    .orderBy(asc(forecastPreferences.forecastObjectId));
 }
 
 /** The preference for one forecast object, falling back to 'all', then to the defaults. */
@@ -56,7 +49,10 @@ export async function getForecastPreference(
   ctx: Pick<TenantContext, "db" | "tenantId">,
   forecastObjectId = ALL_LINES,
 ): Promise<ForecastPreference> {
-  const rows = await listForecastPreferences(ctx);
+  const rows = await ctx.db
+    .select(columns)
+    .from(forecastPreferences)
+    .where(and(eq(forecastPreferences.tenantId, ctx.tenantId)));
   return (
     rows.find((r) => r.forecastObjectId === forecastObjectId) ??
     rows.find((r) => r.forecastObjectId === ALL_LINES) ?? { ...DEFAULT_PREFERENCE, forecastObjectId }
@@ -65,7 +61,6 @@ export async function getForecastPreference(
 
 /** Create or replace the preference of one forecast object. */
 export async function saveForecastPreference(ctx: TenantContext, pref: ForecastPreference) {
-  saved.forget(ctx);
   const values = { ...pref, tenantId: ctx.tenantId, updatedAt: clock(ctx) };
   await ctx.db
     .insert(forecastPreferences)

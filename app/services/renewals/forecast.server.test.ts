@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { forecastRuns, remarkets, renewalFlags, renewalForecasts } from "~/db/schema";
 import { createTestTenant } from "../../../tests/support/factories";
 import { createCustomer, createPolicy } from "../../../tests/support/book-factories";
-import { getForecastPreference, listForecastPreferences, saveForecastPreference, DEFAULT_PREFERENCE } from "./forecast-preferences.server";
+import { saveForecastPreference, DEFAULT_PREFERENCE } from "./forecast-preferences.server";
 import { predictRate } from "./forecast-rules.server";
 import { getForecastRun, loadRateStats, monthlyTotals, recomputeForecast } from "./forecast.server";
 import { forecastSummary, listForecast, simulateFlags } from "./forecast-views.server";
@@ -313,16 +313,5 @@ describe("monthly totals kept by the computation", () => {
     await db.update(forecastRuns).set({ monthly: null }).where(eq(forecastRuns.tenantId, tenant.id));
     expect((await listForecast(ctx, { page: 1, pageSize: 25, flaggedOnly: false })).total).toBe(1);
     expect((await forecastSummary(ctx, "yr")).find((m) => m.month === "2026-03")?.renewals).toBe(1);
-  });
-});
-
-describe("forecast preferences read once per request", () => {
-  test("a save on the same context is seen by the next read", async () => {
-    const { db, tenant, user } = await createTestTenant();
-    const ctx = { db, tenantId: tenant.id, userId: user.id, role: "admin" as const };
-    expect(await listForecastPreferences(ctx)).toEqual([]);
-    await saveForecastPreference(ctx, { ...DEFAULT_PREFERENCE, thresholdPct: 7 });
-    expect((await getForecastPreference(ctx)).thresholdPct).toBe(7);
-    expect((await listForecastPreferences(ctx)).map((p) => p.thresholdPct)).toEqual([7]);
   });
 });

@@ -24,6 +24,8 @@ const EnvSchema = z.object({
   PGLITE_DIR: z.string().optional(),
   /** The embedded database's read cache (app/db/embedded-cache); `false` runs PGlite through Drizzle alone. */
   EMBEDDED_READ_CACHE: bool(true),
+  /** Diagnostics: append every SQL statement and its parameters to this file (app/db/sql-log.server.ts). */
+  SQL_LOG_FILE: z.string().optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   ENCRYPTION_KEY: z
     .string()

@@ -1,4 +1,4 @@
-// The part of autocannon's programmatic API that bench/ssr.js uses (the package ships no types).
+// The part of autocannon's programmatic API that bench/ssr.js and bench/pages.js use (the package ships no types).
 declare module "autocannon" {
   type Histogram = { average: number; mean: number; p50: number; p90: number; p99: number; max: number; min: number };
   export type Result = {
@@ -7,7 +7,9 @@ declare module "autocannon" {
     non2xx: number;
     errors: number;
     timeouts: number;
+    /** Seconds the run took. */
+    duration: number;
   };
-  export type Options = { url: string; connections?: number; duration?: number; headers?: Record<string, string> };
+  export type Options = { url: string; connections?: number; duration?: number; amount?: number; headers?: Record<string, string> };
   export default function autocannon(options: Options): Promise<Result>;
 }

@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { getEnv } from "~/env.server";
 import { lockDataDir } from "./data-dir-lock.server";
 import * as schema from "./schema";
+import { sqlFileLogger } from "./sql-log.server";
 import { startEmbeddedCache, type PGliteClient } from "./embedded-cache/embedded-client.server";
 
 export type Schema = typeof schema;
@@ -56,7 +57,7 @@ async function openPostgres(url: string): Promise<Opened> {
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10) });
-  const db = drizzle(pool, { schema });
+  const db = drizzle(pool, { schema, logger: sqlFileLogger(getEnv().SQL_LOG_FILE) });
   const client = await pool.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
@@ -81,7 +82,7 @@ async function openPglite(dir: string): Promise<Opened> {
   const client = await PGlite.create(dir);
   // The embedded read cache (app/db/embedded-cache) watches every statement from the first one on.
   const attachCache = getEnv().EMBEDDED_READ_CACHE ? startEmbeddedCache(client as unknown as PGliteClient) : null;
-  const db = drizzle(client, { schema });
+  const db = drizzle(client, { schema, logger: sqlFileLogger(getEnv().SQL_LOG_FILE) });
   await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   attachCache?.(db as unknown as Db);
   // Closing moves the clock too, so a cached read asked of a closed database fails as any read does.

@@ -2,15 +2,17 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
+import { queryRows } from "~/db/rows.server";
 import { getEnv } from "~/env.server";
 import { billingAccounts, users } from "~/db/schema";
 import { seedBookDemo } from "~/services/renewals/book-demo.server";
 import { connectionFixture } from "~/services/connections/connection-fixtures.server";
-import { createLoginSession } from "~/services/identity/login-sessions.server";
+import { createLoginSession, resolveSession } from "~/services/identity/login-sessions.server";
 import { hashPassword } from "~/services/identity/passwords.server";
 import { consumeRemarketQuota } from "~/services/billing/quota.server";
 import { createTenant } from "~/services/identity/tenants.server";
 import { getCookies } from "~/sessions.server";
+import { generateLargeBook } from "./large-book.server";
 
 /**
  * End-to-end test fixtures: create a tenant and a signed-in user through the services, for
@@ -37,6 +39,20 @@ const ConsumeQuotaSchema = z.object({
 /** A tenant with the demo book (which computes its forecast), whose free trial ended yesterday (the unpaid refusal). */
 const UnpaidBookSchema = z.object({ action: z.literal("unpaid-book"), tenantId: z.string().uuid(), userId: z.string().uuid() });
 
+/** bench/pages.js --size large: a large generated book added to a tenant (the demo agency). */
+const LargeBookSchema = z.object({
+  action: z.literal("large-book"),
+  /** The Cookie header of the signed-in demo user: the book goes to that user's agency. */
+  cookie: z.string(),
+  policies: z.number().int().min(1).max(1_000_000).default(50_000),
+});
+
+/** bench/pages.js --explain: the plan of statements a page ran (read from SQL_LOG_FILE), with their parameters bound. */
+const ExplainSchema = z.object({
+  action: z.literal("explain"),
+  statements: z.array(z.object({ sql: z.string(), params: z.array(z.unknown()) })).max(200),
+});
+
 export async function action({ request }: ActionFunctionArgs) {
   if (!getEnv().ENABLE_TEST_FIXTURES) throw new Response("Not found", { status: 404 });
   const body = await request.json();
@@ -47,6 +63,14 @@ export async function action({ request }: ActionFunctionArgs) {
     const results = [];
     for (let i = 0; i < count; i++) results.push(await db.transaction((tx) => consumeRemarketQuota(tx, tenantId)));
     return Response.json({ results });
+  }
+  if (body?.action === "explain") return Response.json(await explainStatements(db, ExplainSchema.parse(body).statements));
+  if (body?.action === "large-book") {
+    const input = LargeBookSchema.parse(body);
+    const token = await getCookies().sessionCookie.parse(input.cookie);
+    const session = typeof token === "string" ? await resolveSession(db, token) : null;
+    if (!session) throw new Response("Not signed in", { status: 400 });
+    return Response.json(await generateLargeBook(db, { tenantId: session.tenant.id, userId: session.user.id, policies: input.policies }));
   }
   if (body?.action === "unpaid-book") {
     const { tenantId, userId } = UnpaidBookSchema.parse(body);
@@ -80,6 +104,22 @@ export async function action({ request }: ActionFunctionArgs) {
     })
     .returning({ id: users.id, tenantId: users.tenantId, email: users.email });
   return Response.json({ ...user, sessionCookie: await sessionCookieValue(db, user) });
+}
+
+async function explainStatements(db: Db, statements: { sql: string; params: unknown[] }[]) {
+  const plans: string[][] = [];
+  for (const statement of statements) {
+    // $1, $2… back into bound parameters, so the plan is made for the values the page used.
+    const parts = statement.sql.split(/\$(\d+)/);
+    const chunks = parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql.param(statement.params[Number(part) - 1])));
+    try {
+      const rows = await queryRows<Record<string, string>>(db, sql`explain ${sql.join(chunks)}`);
+      plans.push(rows.map((r) => r["QUERY PLAN"]));
+    } catch (error) {
+      plans.push([`(no plan: ${error instanceof Error ? error.message : String(error)})`]);
+    }
+  }
+  return { plans };
 }
 
 async function sessionCookieValue(db: Db, user: { id: string; tenantId: string }) {

@@ -56,6 +56,9 @@ export const customers = pgTable(
     unique("customers_source_unique").on(t.tenantId, t.connectionId, t.sourceKey).nullsNotDistinct(),
     index("customers_tenant_name_idx").on(t.tenantId, t.name),
     index("customers_tenant_email_idx").on(t.tenantId, sql`lower(${t.email})`),
+    // The customer list's filter choices walk these (a loose index scan: one probe per distinct value).
+    index("customers_tenant_state_idx").on(t.tenantId, t.state),
+    index("customers_tenant_producer_idx").on(t.tenantId, t.producer),
   ],
 );
 
@@ -103,6 +106,10 @@ export const policies = pgTable(
     unique("policies_source_unique").on(t.tenantId, t.connectionId, t.sourceKey).nullsNotDistinct(),
     index("policies_tenant_expiration_idx").on(t.tenantId, t.expirationDate),
     index("policies_customer_idx").on(t.customerId),
+    // Customers with an active policy (the customer list's count and column): an index-only scan.
+    index("policies_tenant_active_customer_idx")
+      .on(t.tenantId, t.customerId)
+      .where(sql`${t.status} = 'active'`),
   ],
 );
 

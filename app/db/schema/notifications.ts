@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { tenants, users } from "./identity";
 
@@ -21,5 +22,11 @@ export const notifications = pgTable(
     readAt: timestamp("read_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("notifications_tenant_idx").on(t.tenantId, t.createdAt)],
+  (t) => [
+    index("notifications_tenant_idx").on(t.tenantId, t.createdAt),
+    // The bell's unread count, in every signed-in page's session lookup: only unread rows are read.
+    index("notifications_unread_idx")
+      .on(t.tenantId, t.userId)
+      .where(sql`${t.readAt} is null`),
+  ],
 );

@@ -85,7 +85,15 @@ export const forecastRuns = pgTable("forecast_runs", {
   filterOptions: jsonb("filter_options").$type<WorklistFilterOptions>().notNull(),
   /** Milliseconds per phase of the computation (read and evaluate, write, per-customer cap, flags). */
   phases: jsonb("phases").$type<Record<string, number>>(),
+  /**
+   * Renewals, premium and flags per month of the window, written by the computation in the same
+   * transaction as the forecast rows it sums (nothing else writes those), so /forecast's summary
+   * and its page count never aggregate the window. Null: computed before this column existed.
+   */
+  monthly: jsonb("monthly").$type<ForecastMonthTotals[]>(),
 });
+
+export type ForecastMonthTotals = { month: string; renewals: number; premium: number; renewalPremium: number; flagged: number };
 
 export type WorklistFilterOptions = { carriers: string[]; lines: string[]; producers: string[]; states: string[] };
 

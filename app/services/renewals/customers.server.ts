@@ -1,4 +1,5 @@
-import { and, asc, count, countDistinct, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { queryRows } from "~/db/rows.server";
 import { auditEvents, customers, policies, remarkets, renewalFlags, users } from "~/db/schema";
 import { clock, type TenantContext } from "../platform/context.server";
 import { NotFoundError } from "../platform/errors.server";
@@ -74,21 +75,17 @@ export async function listCustomers(ctx: Ctx, filters: CustomerFilters, page: nu
   return { rows, total };
 }
 
-/** Seed customers/counts: total, with an active policy, re-marketed this (quota) year. */
+/** Seed customers/counts: total, with an active policy, re-marketed this (quota) year (one statement, each an index-only count). */
 export async function customerCounts(ctx: Ctx) {
   const year = clock(ctx).getUTCFullYear();
-  const [[{ total }], [{ active }], [{ remarketed }]] = await Promise.all([
-    ctx.db.select({ total: count() }).from(customers).where(eq(customers.tenantId, ctx.tenantId)),
-    ctx.db
-      .select({ active: countDistinct(policies.customerId) })
-      .from(policies)
-      .where(and(eq(policies.tenantId, ctx.tenantId), eq(policies.status, "active"))),
-    ctx.db
-      .select({ remarketed: countDistinct(remarkets.customerId) })
-      .from(remarkets)
-      .where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.quotaYear, year))),
-  ]);
-  return { total, active, remarketed, year };
+  const [row] = await queryRows<{ total: number | string; active: number | string; remarketed: number | string }>(
+    ctx.db,
+    sql`select
+      (select count(*) from ${customers} c where c.tenant_id = ${ctx.tenantId}) as total,
+      (select count(distinct p.customer_id) from ${policies} p where p.tenant_id = ${ctx.tenantId} and p.status = 'active') as active,
+      (select count(distinct r.customer_id) from ${remarkets} r where r.tenant_id = ${ctx.tenantId} and r.quota_year = ${year}) as remarketed`,
+  );
+  return { total: Number(row.total), active: Number(row.active), remarketed: Number(row.remarketed), year };
 }
 
 /** Seed customers/recentMarketed: the latest re-markets with their customer. */
@@ -111,19 +108,34 @@ export async function recentlyMarketed(ctx: Ctx, limit = 5) {
     .limit(limit);
 }
 
-/** Distinct states and producers of the tenant's customers (filter choices). */
+/**
+ * Distinct states and producers of the tenant's customers (filter choices), in one statement that
+ * walks the (tenant_id, state) and (tenant_id, producer) indexes value by value (a loose index
+ * scan): a probe per distinct value instead of reading every customer.
+ */
 export async function customerFilterOptions(ctx: Ctx) {
-  const [states, producers] = await Promise.all([
-    ctx.db.selectDistinct({ v: customers.state }).from(customers).where(eq(customers.tenantId, ctx.tenantId)).orderBy(asc(customers.state)),
-    ctx.db
-      .selectDistinct({ v: customers.producer })
-      .from(customers)
-      .where(eq(customers.tenantId, ctx.tenantId))
-      .orderBy(asc(customers.producer)),
-  ]);
+  const t = ctx.tenantId;
+  const rows = await queryRows<{ kind: "state" | "producer"; v: string }>(
+    ctx.db,
+    sql`with recursive
+      states(v) as (
+        (select state from ${customers} where tenant_id = ${t} and state is not null order by state limit 1)
+        union all
+        select (select c.state from ${customers} c where c.tenant_id = ${t} and c.state > states.v order by c.state limit 1)
+        from states where states.v is not null),
+      producers(v) as (
+        (select producer from ${customers} where tenant_id = ${t} and producer is not null order by producer limit 1)
+        union all
+        select (select c.producer from ${customers} c where c.tenant_id = ${t} and c.producer > producers.v order by c.producer limit 1)
+        from producers where producers.v is not null)
+    select 'state' as kind, v from states where v is not null
+    union all
+    select 'producer' as kind, v from producers where v is not null
+    order by kind, v`,
+  );
   return {
-    states: states.map((s) => s.v).filter((v): v is string => !!v),
-    producers: producers.map((p) => p.v).filter((v): v is string => !!v),
+    states: rows.filter((r) => r.kind === "state" && r.v).map((r) => r.v),
+    producers: rows.filter((r) => r.kind === "producer" && r.v).map((r) => r.v),
   };
 }
 

@@ -3,7 +3,7 @@ import { format, parseISO, addMonths } from "date-fns";
 import { sql } from "drizzle-orm";
 import type { TenantContext } from "../platform/context.server";
 import { FREQUENCY_CAP_DAYS, windowEnd, type Exclusion, type PredictionLevel } from "./forecast-rules.server";
-import { tenantToday } from "./forecast.server";
+import { monthlyTotals, readMonthlyTotals, tenantToday } from "./forecast.server";
 import { clock } from "../platform/context.server";
 import { getRemarketAllowance } from "../billing/quota.server";
 import { ALL_LINES, listForecastPreferences, type ForecastPreference } from "./forecast-preferences.server";
@@ -54,9 +54,20 @@ export async function listForecast(ctx: Ctx, input: { page: number; pageSize: nu
       order by f.expiration_date, f.policy_id
       limit ${input.pageSize} offset ${(input.page - 1) * input.pageSize}`,
     ),
-    queryRows<{ n: number | string }>(ctx.db, sql`select count(*) as n from renewal_forecasts f where ${where}`),
+    countForecast(ctx, input.flaggedOnly),
   ]);
-  return { rows: rows.map(toForecastRow), total: Number(total[0]?.n ?? 0) };
+  return { rows: rows.map(toForecastRow), total };
+}
+
+/** The window's renewals (or flags): summed from the computation's monthly totals, counted only for a run that predates them. */
+async function countForecast(ctx: Ctx, flaggedOnly: boolean) {
+  const monthly = await readMonthlyTotals(ctx);
+  if (monthly) return monthly.reduce((n, m) => n + (flaggedOnly ? m.flagged : m.renewals), 0);
+  const [row] = await queryRows<{ n: number | string }>(
+    ctx.db,
+    sql`select count(*) as n from renewal_forecasts f where f.tenant_id = ${ctx.tenantId} and f.in_window ${flaggedOnly ? sql`and f.flagged` : sql``}`,
+  );
+  return Number(row?.n ?? 0);
 }
 
 /** The forecast of given policies (customer detail). */
@@ -108,17 +119,8 @@ export type MonthSummary = { month: string; label: string; renewals: number; pre
 /** Seed forecast-summary/tenant: renewals, premium and flags per month of the window. */
 export async function forecastSummary(ctx: Ctx, window: ForecastPreference["window"]): Promise<MonthSummary[]> {
   const today = await tenantToday(ctx);
-  const result = await queryRows<Record<string, unknown>>(
-    ctx.db,
-    sql`
-    select to_char(expiration_date, 'YYYY-MM') as month, count(*) as renewals,
-      coalesce(sum(current_premium), 0) as premium, coalesce(sum(coalesce(renewal_premium, current_premium)), 0) as renewal_premium,
-      count(*) filter (where flagged) as flagged
-    from renewal_forecasts
-    where tenant_id = ${ctx.tenantId} and in_window
-    group by 1 order by 1`,
-  );
-  const byMonth = new Map(result.map((r) => [String(r.month), r]));
+  const result = (await readMonthlyTotals(ctx)) ?? (await monthlyTotals(ctx.db, ctx.tenantId));
+  const byMonth = new Map(result.map((r) => [r.month, r]));
   const months: MonthSummary[] = [];
   const start = parseISO(`${today.slice(0, 7)}-01`);
   const end = windowEnd(today, window).slice(0, 7);
@@ -131,7 +133,7 @@ export async function forecastSummary(ctx: Ctx, window: ForecastPreference["wind
       label: format(addMonths(start, i), "MMM yyyy"),
       renewals: Number(r?.renewals ?? 0),
       premium: Number(r?.premium ?? 0),
-      renewalPremium: Number(r?.renewal_premium ?? 0),
+      renewalPremium: Number(r?.renewalPremium ?? 0),
       flagged: Number(r?.flagged ?? 0),
     });
   }
@@ -181,6 +183,7 @@ export async function simulateFlags(ctx: Ctx, input: WhatIfInput, forecastObject
       ${forecastObjectId === ALL_LINES ? sql`` : sql`and f.line_of_business = ${forecastObjectId}`}
       and f.expiration_date <= s.window_end
       and f.expiration_date - ${today}::date <= s.act_days
+      and f.expiration_date <= ${today}::date + ${Math.max(...settings.map((x) => x.input.actDaysBeforeExpiration))}::int
       and f.change_amount > 0
       and (f.change_pct >= s.pct or f.change_amount >= s.amount)
       and not exists (select 1 from remarkets r where r.tenant_id = f.tenant_id and r.customer_id = f.customer_id and r.remarketed_at > ${since}::timestamptz)

@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { remarkets, renewalFlags, renewalForecasts } from "~/db/schema";
+import { forecastRuns, remarkets, renewalFlags, renewalForecasts } from "~/db/schema";
 import { createTestTenant } from "../../../tests/support/factories";
 import { createCustomer, createPolicy } from "../../../tests/support/book-factories";
 import { saveForecastPreference, DEFAULT_PREFERENCE, getPredictionMinSample, setPredictionMinSample } from "./forecast-preferences.server";
 import { predictRate } from "./forecast-rules.server";
-import { loadRateStats, recomputeForecast } from "./forecast.server";
-import { simulateFlags } from "./forecast-views.server";
+import { getForecastRun, loadRateStats, monthlyTotals, recomputeForecast } from "./forecast.server";
+import { forecastSummary, listForecast, simulateFlags } from "./forecast-views.server";
 
 // The tenant's clock: 1 March 2026, noon in New York.
 const NOW = new Date("2026-03-01T17:00:00Z");
@@ -264,5 +264,73 @@ describe("what-if per forecast object", () => {
     // Another tenant's what-if sees none of this book.
     const other = await createTestTenant();
     expect(await simulateFlags({ db: other.db, tenantId: other.tenant.id, now }, wide, "PAUTO")).toMatchObject({ policies: 0 });
+  });
+});
+
+describe("monthly totals kept by the computation", () => {
+  test("/forecast's summary and page count come from the run, equal to the rows they sum, and follow the next computation", async () => {
+    const { db, tenant } = await createTestTenant();
+    const ctx = { db, tenantId: tenant.id, now: () => NOW };
+    const c = await createCustomer(db, tenant.id);
+    for (const [expirationDate, renewalPremium] of [
+      ["2026-03-20", 1300],
+      ["2026-03-25", 1010],
+      ["2026-04-10", 1500],
+    ] as const) {
+      await createPolicy(db, tenant.id, {
+        customerId: c.id,
+        lineOfBusiness: "HOME",
+        effectiveDate: expirationDate.replace("2026", "2025"),
+        expirationDate,
+        premium: 1000,
+        priorPremium: 950,
+        renewalPremium,
+      });
+    }
+    await recomputeForecast(ctx);
+    const run = await getForecastRun(ctx);
+    expect(run?.monthly).toEqual(await monthlyTotals(db, tenant.id));
+    expect(run?.monthly?.map((m) => [m.month, m.renewals])).toEqual([
+      ["2026-03", 2],
+      ["2026-04", 1],
+    ]);
+    const summary = await forecastSummary(ctx, "yr");
+    expect(summary.find((m) => m.month === "2026-03")).toMatchObject({ renewals: 2, premium: 2000, renewalPremium: 2310 });
+    const flagged = run!.monthly!.reduce((n, m) => n + m.flagged, 0);
+    expect(flagged).toBeGreaterThan(0);
+    expect((await listForecast(ctx, { page: 1, pageSize: 25, flaggedOnly: false })).total).toBe(3);
+    expect((await listForecast(ctx, { page: 1, pageSize: 25, flaggedOnly: true })).total).toBe(flagged);
+
+    // The stored totals are the run's: they change with the next computation, not before.
+    await createPolicy(db, tenant.id, {
+      customerId: c.id,
+      lineOfBusiness: "PAUTO",
+      effectiveDate: "2025-05-01",
+      expirationDate: "2026-05-01",
+      premium: 800,
+      priorPremium: 780,
+      renewalPremium: 820,
+    });
+    await recomputeForecast(ctx);
+    expect((await listForecast(ctx, { page: 1, pageSize: 25, flaggedOnly: false })).total).toBe(4);
+    expect((await forecastSummary(ctx, "yr")).find((m) => m.month === "2026-05")?.renewals).toBe(1);
+  });
+
+  test("a run computed before the totals were kept is summed from its rows", async () => {
+    const { db, tenant } = await createTestTenant();
+    const ctx = { db, tenantId: tenant.id, now: () => NOW };
+    const c = await createCustomer(db, tenant.id);
+    await createPolicy(db, tenant.id, {
+      customerId: c.id,
+      effectiveDate: "2025-03-20",
+      expirationDate: "2026-03-20",
+      premium: 1000,
+      priorPremium: 950,
+      renewalPremium: 1300,
+    });
+    await recomputeForecast(ctx);
+    await db.update(forecastRuns).set({ monthly: null }).where(eq(forecastRuns.tenantId, tenant.id));
+    expect((await listForecast(ctx, { page: 1, pageSize: 25, flaggedOnly: false })).total).toBe(1);
+    expect((await forecastSummary(ctx, "yr")).find((m) => m.month === "2026-03")?.renewals).toBe(1);
   });
 });

@@ -3,9 +3,10 @@ import { addDays, differenceInCalendarDays, format, parseISO } from "date-fns";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { openCopy } from "~/db/copy.server";
-import { forecastRuns, LINES_OF_BUSINESS, tenants, type WorklistFilterOptions } from "~/db/schema";
+import { forecastRuns, LINES_OF_BUSINESS, tenants, type ForecastMonthTotals, type WorklistFilterOptions } from "~/db/schema";
 import { localDateParts } from "~/utils/time-zone";
 import { clock } from "../platform/context.server";
+import { contextMemo } from "../platform/context-memo.server";
 import { enqueueJob, type JobHandler } from "../platform/jobs.server";
 import { ALL_LINES, getForecastPreference, getPredictionMinSample, type ForecastPreference } from "./forecast-preferences.server";
 import {
@@ -28,10 +29,16 @@ const BATCH = 5_000;
 /** Only renewals of the last year count as "recent" for predictions. */
 const HISTORY_DAYS = 365;
 
+// Once per request: a page's loader asks for "today" from several services with one context.
+const timeZones = contextMemo<string>();
+
 /** The tenant's calendar date (yyyy-mm-dd) in its own time zone. */
 export async function tenantToday(ctx: ForecastCtx) {
-  const [row] = await ctx.db.select({ timeZone: tenants.timeZone }).from(tenants).where(eq(tenants.id, ctx.tenantId));
-  return calendarDate(clock(ctx), row?.timeZone ?? "America/New_York");
+  const timeZone = await timeZones.read(ctx, async () => {
+    const [row] = await ctx.db.select({ timeZone: tenants.timeZone }).from(tenants).where(eq(tenants.id, ctx.tenantId));
+    return row?.timeZone ?? "America/New_York";
+  });
+  return calendarDate(clock(ctx), timeZone);
 }
 
 /** The calendar date (yyyy-mm-dd) of an instant in a time zone (UTC when the zone is unknown). */
@@ -106,6 +113,7 @@ type CandidateRow = RenewalInput;
 export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?: (progress: { evaluated: number }) => void } = {}) {
   const started = Date.now();
   const now = clock(ctx);
+  monthly.forget(ctx);
   return ctx.db.transaction(async (tx) => {
     // One computation per tenant at a time (the job, a button and an import can race).
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`forecast:${ctx.tenantId}`}))`);
@@ -171,8 +179,17 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
     options.onProgress?.({ evaluated });
     await upsertFlags(tx, ctx.tenantId, now, flaggedIds);
     const filterOptions = await readFilterOptions(tx, ctx.tenantId);
+    const monthly = await monthlyTotals(tx, ctx.tenantId);
     lap("flags", t);
-    const run = { computedAt: now, evaluated, flagged: flaggedIds.length, durationMs: Date.now() - started, filterOptions, phases };
+    const run = {
+      computedAt: now,
+      evaluated,
+      flagged: flaggedIds.length,
+      durationMs: Date.now() - started,
+      filterOptions,
+      phases,
+      monthly,
+    };
     await tx
       .insert(forecastRuns)
       .values({ tenantId: ctx.tenantId, ...run })
@@ -371,6 +388,38 @@ async function readFilterOptions(tx: DbOrTx, tenantId: string): Promise<Worklist
     producers: await distinct("producer"),
     states: await distinct("risk_state"),
   };
+}
+
+/** Renewals, premium and flags per month of the window (what /forecast's summary and page count read). */
+export async function monthlyTotals(tx: DbOrTx, tenantId: string): Promise<ForecastMonthTotals[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    tx,
+    sql`
+    select to_char(expiration_date, 'YYYY-MM') as month, count(*) as renewals,
+      coalesce(sum(current_premium), 0) as premium, coalesce(sum(coalesce(renewal_premium, current_premium)), 0) as renewal_premium,
+      count(*) filter (where flagged) as flagged
+    from renewal_forecasts
+    where tenant_id = ${tenantId} and in_window
+    group by 1 order by 1`,
+  );
+  return rows.map((r) => ({
+    month: String(r.month),
+    renewals: Number(r.renewals),
+    premium: Number(r.premium),
+    renewalPremium: Number(r.renewal_premium),
+    flagged: Number(r.flagged),
+  }));
+}
+
+// The summary and the page count of /forecast read the same row: once per request.
+const monthly = contextMemo<ForecastMonthTotals[] | null>();
+
+/** The last computation's per-month totals; null when there are none (never computed, or computed before they were kept). */
+export async function readMonthlyTotals(ctx: ForecastCtx): Promise<ForecastMonthTotals[] | null> {
+  return monthly.read(ctx, async () => {
+    const [run] = await ctx.db.select({ monthly: forecastRuns.monthly }).from(forecastRuns).where(eq(forecastRuns.tenantId, ctx.tenantId));
+    return run?.monthly ?? null;
+  });
 }
 
 /** The last computation (null: never computed). */

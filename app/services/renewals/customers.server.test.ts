@@ -1,0 +1,42 @@
+import { describe, expect, test } from "vitest";
+import { createCustomer, createPolicy } from "../../../tests/support/book-factories";
+import { createTestTenant } from "../../../tests/support/factories";
+import { customerCounts, customerFilterOptions } from "./customers.server";
+
+describe("customer list facts", () => {
+  test("filter choices: each distinct state and producer once, sorted, blanks left out", async () => {
+    const { db, tenant } = await createTestTenant();
+    for (const [state, producer] of [
+      ["TX", "Sam Producer"],
+      ["OK", "Ana Ruiz"],
+      ["TX", "Ana Ruiz"],
+      [null, null],
+      ["AR", "Tom Becker"],
+      ["OK", null],
+    ] as const) {
+      await createCustomer(db, tenant.id, { state, producer });
+    }
+    expect(await customerFilterOptions({ db, tenantId: tenant.id })).toEqual({
+      states: ["AR", "OK", "TX"],
+      producers: ["Ana Ruiz", "Sam Producer", "Tom Becker"],
+    });
+    const empty = await createTestTenant();
+    expect(await customerFilterOptions({ db, tenantId: empty.tenant.id })).toEqual({ states: [], producers: [] });
+  });
+
+  test("counts: customers, customers with an active policy (each once), re-marketed this year", async () => {
+    const { db, tenant } = await createTestTenant();
+    const a = await createCustomer(db, tenant.id);
+    const b = await createCustomer(db, tenant.id);
+    await createCustomer(db, tenant.id);
+    await createPolicy(db, tenant.id, { customerId: a.id });
+    await createPolicy(db, tenant.id, { customerId: a.id });
+    await createPolicy(db, tenant.id, { customerId: b.id, status: "cancelled" });
+    expect(await customerCounts({ db, tenantId: tenant.id, now: () => new Date("2026-03-01T12:00:00Z") })).toEqual({
+      total: 3,
+      active: 1,
+      remarketed: 0,
+      year: 2026,
+    });
+  });
+});

@@ -43,7 +43,7 @@ function startServer() {
       APP_URL: BASE,
       BUILD_DIR: buildDir,
       DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       PGLITE_DIR: databaseUrl ? "" : path.join(dataDir, "db"),
       ENABLE_TEST_FIXTURES: "true",
       ACCESS_LOG: process.env.DEBUG_SIGKILL ? "true" : "false",

@@ -38,6 +38,7 @@ export const authLogin = defineOperation({
   auth: "none",
   summary: "E-mail and password in, a bearer access token out",
   description: "A wrong e-mail or password is a 401; an address not yet confirmed is a 403.",
+  errors: [401, 403, 429],
   input: z.object({
     email: z.string({ error: "email is required." }).trim().email("Enter a valid e-mail address."),
     password: z.string({ error: "password is required." }).min(1, "password is required."),
@@ -129,6 +130,7 @@ export const authConfirmSignup = defineOperation({
   tag,
   auth: "none",
   summary: "Confirm the e-mail with its code: a bearer access token",
+  errors: [429],
   input: z.object({
     email: z.string({ error: "email is required." }).trim().email("Enter a valid e-mail address."),
     code: z

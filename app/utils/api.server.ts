@@ -126,6 +126,8 @@ type Common<S extends z.ZodType> = {
   status?: 200 | 201 | 204;
   /** A success body that is not JSON (a download, an HTML report). */
   produces?: string;
+  /** Failure statuses the reference lists beyond the usual ones (400, 401, 403, 404, 405, 500; 409, 413, 415 on writes). */
+  errors?: number[];
 };
 
 /** One operation of the JSON API: served by `serveApi` and described in /api/openapi.json from the same object. */

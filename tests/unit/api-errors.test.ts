@@ -26,7 +26,8 @@ const json = (body: string, headers: Record<string, string> = {}) => ({
 describe("/api failures are problem+json", () => {
   test("an unknown path is a JSON 404, with or without a token, never the login page", async () => {
     const { user } = await createTestTenant();
-    for (const headers of [{}, { Authorization: await bearerFor(user) }]) {
+    const withToken: Record<string, string>[] = [{}, { Authorization: await bearerFor(user) }];
+    for (const headers of withToken) {
       const answer = await send("/api/no/such/thing", { headers });
       expect(answer).toMatchObject({
         status: 404,

@@ -154,7 +154,8 @@ export const policiesRemarket = defineOperation({
   path: "/api/policies/remarket",
   tag: "Re-marketing",
   summary: "Re-market a policy: uses one unit of the year's quota",
-  description: "Refused with a problem (409 when already re-marketed; 403 or 409 when the quota is used up or the agency is unpaid after its trial) before any quota is used.",
+  description:
+    "Refused with a problem (409 when already re-marketed; 403 or 409 when the quota is used up or the agency is unpaid after its trial) before any quota is used.",
   input: z.object({ policyId: z.string({ error: "policyId is required." }) }),
   status: 201,
   run: async (ctx, input) => ({ data: await remarketPolicy(ctx, input.policyId) }),

@@ -31,7 +31,8 @@ const build = await loadBuild();
 const limits = /** @type {any} */ (build.entry.module).serverLimits();
 // Routes that stream multipart uploads themselves, capped at UPLOAD_MAX_BYTES by app/utils/multipart.server.ts
 // (answering in their own format); a multipart body anywhere else gets the small cap like any form.
-const UPLOAD_PATHS = /^\/(files|resources\/files\/upload|create-connection(\/[^/]+)?|api\/connections\/ezlynx\/upload-csv)(\.data)?\/?$/;
+const UPLOAD_PATHS =
+  /^\/(files|resources\/files\/upload|create-connection(\/[^/]+)?|api\/connections\/ezlynx\/upload-csv|api\/files)(\.data)?\/?$/;
 const app = express();
 app.disable("x-powered-by");
 if (TRUST_PROXY) app.set("trust proxy", true);
@@ -213,9 +214,16 @@ function hasBody(req) {
  */
 function refuseBody(req, res, status, message) {
   res.status(status).set("Connection", "close");
-  if (req.path.startsWith("/api/")) res.json({ error: message });
-  else res.type("text/plain").send(message);
+  // /api/* answers RFC 9457 problem+json, as every other API failure (app/utils/problem.server.ts).
+  if (req.path.startsWith("/api/")) {
+    res
+      .type("application/problem+json")
+      .send(JSON.stringify({ type: "about:blank", title: REASONS[status] ?? "Error", status, detail: message }));
+  } else res.type("text/plain").send(message);
 }
+
+/** @type {Record<number, string>} */
+const REASONS = { 408: "Request Timeout", 411: "Length Required", 413: "Content Too Large" };
 
 /** @param {number} bytes */
 function formatMegabytes(bytes) {

@@ -21,10 +21,10 @@ import { mergeCarriers } from "~/services/connections/carrier-merge.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
+import { CarrierCredentialsFields, CarrierNumbersFields } from "~/utils/carrier-schemas";
 import { LINE_CODES as LINES_OF_BUSINESS } from "~/utils/renewals";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Carriers | Remarket" }];
 
@@ -82,16 +82,14 @@ const STATES = [
   "WY",
 ];
 
-const code = singleLineText().max(40, "Keep codes under 40 characters.").optional();
 const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("add"), carrierId: z.string().uuid() }),
   z.object({ intent: z.literal("remove"), id: z.string().uuid() }),
-  z.object({ intent: z.literal("numbers"), id: z.string().uuid(), agencyCode: code, producerCode: code }),
+  z.object({ intent: z.literal("numbers"), id: z.string().uuid(), ...CarrierNumbersFields }),
   z.object({
     intent: z.literal("credentials"),
     id: z.string().uuid(),
-    username: singleLineText({ error: "Enter the portal username." }).min(1, "Enter the portal username.").max(120),
-    password: z.string().max(200).optional(),
+    ...CarrierCredentialsFields,
   }),
   z.object({ intent: z.literal("invalid"), id: z.string().uuid(), value: z.enum(["true", "false"]) }),
   z.object({

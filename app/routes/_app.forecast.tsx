@@ -1,10 +1,10 @@
+import { ForecastPreferenceFields, SettingsSchema, forecastObject } from "~/utils/forecast-schemas";
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
-import { moneyField } from "~/utils/money-input";
 import { BarChart } from "~/components/bar-chart";
 import { PostForm, resultFor, useFormId } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
@@ -15,7 +15,7 @@ import { getForecastPreference, listForecastPreferences, saveForecastPreference 
 import { forecastSummary, listForecast, simulateFlags } from "~/services/renewals/forecast-views.server";
 import { getForecastRun, refreshForecast } from "~/services/renewals/forecast.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { codeToPeriodLabel, formatMoney, formatNumber, periodToCode } from "~/utils/format";
+import { codeToPeriodLabel, formatMoney, formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { ALL_LINES_ID as ALL_LINES, EXCLUSION_LABELS, LINE_CODES as LINES_OF_BUSINESS, describePrediction } from "~/utils/renewals";
@@ -26,29 +26,9 @@ export const meta: MetaFunction = () => [{ title: "Forecast | Remarket" }];
 
 const PAGE_SIZE = 25;
 
-// Seed §5: the window is chosen by label ('6 months' / '12 months') and stored as its code.
-const windowField = z
-  .string({ error: "Choose a window." })
-  .transform((v) => periodToCode(v, null))
-  .refine((v): v is "6m" | "yr" => v === "6m" || v === "yr", "Choose 6 months or 12 months.");
-const pct = z.coerce.number({ error: "Enter a percentage." }).min(0.1, "Enter at least 0.1%.").max(500, "Enter at most 500%.");
-const amount = moneyField("Increase", { optional: true, max: 1_000_000 });
-const actDays = z.coerce
-  .number({ error: "Enter a number of days." })
-  .int("Enter whole days.")
-  .min(1, "Enter at least 1 day.")
-  .max(365, "Enter at most 365 days.");
-
-const forecastObject = z.enum([ALL_LINES, ...LINES_OF_BUSINESS], { error: "Choose what the preference applies to." });
-const SettingsSchema = z.object({ window: windowField, thresholdPct: pct, thresholdAmount: amount, actDaysBeforeExpiration: actDays });
 // The what-if is per forecast object (seed forecast-preferences/{forecast_object_id}); none chosen: all lines.
 const WhatIfSchema = SettingsSchema.extend({ forecastObjectId: forecastObject.catch(ALL_LINES) });
-const PreferenceSchema = SettingsSchema.extend({
-  intent: z.literal("save"),
-  forecastObjectId: forecastObject,
-  excludeFirstTerm: z.boolean().default(false),
-  excludeZeroPremium: z.boolean().default(false),
-});
+const PreferenceSchema = ForecastPreferenceFields.extend({ intent: z.literal("save") });
 const ActionSchema = z.discriminatedUnion("intent", [z.object({ intent: z.literal("recompute") }), PreferenceSchema]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

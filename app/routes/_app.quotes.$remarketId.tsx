@@ -20,26 +20,11 @@ import { OUTCOME_LABELS, describePrediction } from "~/utils/renewals";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { moneyField } from "~/utils/money-input";
-import { multiLineText, singleLineText } from "~/utils/schemas";
+import { QuoteFields, quoteNamesCarrier } from "~/utils/quote-schemas";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Quotes ${data?.remarket.policyNumber ?? ""} | Remarket` }];
 
-const QuoteSchema = z
-  .object({
-    intent: z.literal("save"),
-    quoteId: z.string().uuid().optional(),
-    carrierId: z.string().uuid().optional(),
-    carrierName: singleLineText().max(120, "Keep the carrier name under 120 characters.").optional(),
-    premium: moneyField("Premium", { missing: "Enter the quoted premium." }),
-    effectiveDate: z.string({ error: "Enter the effective date." }).regex(/^\d{4}-\d{2}-\d{2}$/, "Enter the effective date."),
-    coverageNotes: multiLineText().max(2000, "Keep the notes under 2,000 characters.").optional(),
-  })
-  // Checked even when another field failed, so every message shows at once.
-  .refine((v) => v.carrierId || v.carrierName, {
-    message: "Choose a carrier or type its name.",
-    path: ["carrierId"],
-    when: ({ issues }) => !issues.some((issue) => issue.path?.[0] === "carrierId" || issue.path?.[0] === "carrierName"),
-  });
+const QuoteSchema = quoteNamesCarrier(z.object({ intent: z.literal("save"), ...QuoteFields }));
 
 const OfferSchema = z.object({ intent: z.literal("offer"), incumbentOffer: moneyField("Renewal offer", { optional: true }) });
 

@@ -10,8 +10,10 @@ import { NewPasswordField } from "~/components/new-password-field";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Field } from "~/components/ui/field";
 import { changePassword } from "~/services/identity/accounts.server";
+import { renameUser } from "~/services/identity/team.server";
 import { getPasswordPolicy } from "~/services/identity/passwords.server";
 import { requireTenantContext } from "~/utils/auth.server";
+import { personName } from "~/utils/account-schemas";
 import { applyFormOnce } from "~/utils/forms.server";
 import { newPasswordSchema, type PasswordPolicy } from "~/utils/password-policy";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
@@ -29,14 +31,30 @@ function changeSchema(policy: PasswordPolicy) {
     .refine((v) => v.newPassword === v.confirmPassword, { message: "The passwords do not match.", path: ["confirmPassword"] });
 }
 
+// Seed PATCH /user/{id}: the same rule as the API's (utils/account-schemas.ts).
+const RenameSchema = z.object({ intent: z.literal("rename"), name: personName() });
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
-  return { email: ctx.auth.user.email, policy: getPasswordPolicy() };
+  return { email: ctx.auth.user.email, name: ctx.auth.user.name, policy: getPasswordPolicy() };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
+  if (formData.get("intent") === "rename") {
+    const rename = parseWithZod(formData, { schema: RenameSchema });
+    if (rename.status !== "success") return { rename: rename.reply() };
+    try {
+      return await applyFormOnce(request, formData, async () => {
+        await renameUser(ctx, ctx.userId, rename.value.name);
+        return redirectWithToast("/settings/account", { type: "success", title: "Name saved", message: `You are ${rename.value.name}.` });
+      });
+    } catch (error) {
+      if (error instanceof Response) throw error;
+      return { rename: rename.reply({ formErrors: [error instanceof Error ? error.message : "The name was not saved."] }) };
+    }
+  }
   const submission = parseWithZod(formData, { schema: changeSchema(getPasswordPolicy()) });
   const hide = ["currentPassword", "newPassword", "confirmPassword"];
   if (submission.status !== "success") return replyInvalid(submission, hide);
@@ -61,9 +79,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AccountPage() {
-  const { email, policy } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const { email, name, policy } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const renameResult = actionData && "rename" in actionData ? actionData.rename : undefined;
+  const lastResult = actionData && !("rename" in actionData) ? actionData : undefined;
   const navigation = useNavigation();
+  const [renameForm, renameFields] = useForm({
+    id: "rename",
+    lastResult: renameResult,
+    defaultValue: { name },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RenameSchema }),
+    shouldRevalidate: "onInput",
+  });
   const [form, fields] = useForm({
     id: "change-password",
     lastResult,
@@ -75,6 +102,22 @@ export default function AccountPage() {
     <div className="max-w-lg space-y-8">
       <h1 className="text-2xl font-bold">Account</h1>
       <p className="text-sm text-slate-600 dark:text-slate-300">Signed in as {email}.</p>
+      <section className="space-y-4">
+        <h2 className="text-lg font-semibold">Your name</h2>
+        <PostForm {...getFormProps(renameForm)} className="space-y-4">
+          <ErrorList id={renameForm.errorId} errors={renameForm.errors} />
+          <Field
+            label="Name"
+            {...getInputProps(renameFields.name, { type: "text" })}
+            id={renameFields.name.id}
+            autoComplete="name"
+            errors={renameFields.name.errors}
+          />
+          <Button type="submit" name="intent" value="rename">
+            Save name
+          </Button>
+        </PostForm>
+      </section>
       <section className="space-y-4">
         <h2 className="text-lg font-semibold">Change password</h2>
         <PostForm {...getFormProps(form)} className="space-y-4">

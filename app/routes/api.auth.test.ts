@@ -49,11 +49,11 @@ describe("API bearer tokens", () => {
     expect((refused as Response).status).toBe(401);
   });
 
-  test("a wrong password is a 400 with the generic message", async () => {
+  test("a wrong password is a 401 with the generic message", async () => {
     const { user } = await createTestTenant();
     const res = await loginAction({ request: post("/api/auth/login", { email: user.email, password: "nope" }), params: {}, context: {} });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(401);
     expect(res.headers.get("Content-Type")).toBe("application/problem+json");
-    expect(await res.json()).toEqual({ type: "about:blank", title: "Bad Request", status: 400, detail: "Invalid e-mail or password." });
+    expect(await res.json()).toEqual({ type: "about:blank", title: "Unauthorized", status: 401, detail: "Invalid e-mail or password." });
   });
 });

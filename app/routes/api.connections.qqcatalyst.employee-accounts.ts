@@ -1,3 +1,7 @@
-// Seed connections/qqcatalyst/employee-accounts?connectionId: the same list as Applied Epic's,
-// read through whichever connector the connection uses.
-export { action, loader } from "./api.connections.appliedepic.employee-accounts";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { qqEmployees } from "~/api/connections.server";
+import { serveApi } from "~/utils/api.server";
+
+// Served by its operation in the API catalogue (app/api/), which /api/openapi.json describes.
+export const loader = (args: LoaderFunctionArgs) => serveApi(args, [qqEmployees]);
+export const action = loader;

@@ -1,16 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { apiAttributes } from "~/services/connections/connections-api.server";
-import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
-import { singleLineText } from "~/utils/schemas";
+import { mappingAttributes } from "~/api/connections.server";
+import { serveApi } from "~/utils/api.server";
 
-/** Seed connections/salesforce/mapping/object/{object}/attributes?connectionId. */
-export async function loader(args: LoaderFunctionArgs) {
-  return apiRoute(args, {
-    method: "GET",
-    schema: z.object({ connectionId: connectionIdField, object: singleLineText().min(1).max(200) }),
-    run: async (ctx, input) => ({ data: await apiAttributes(ctx, input.connectionId, input.object) }),
-  });
-}
-
-export const action = methodNotAllowed;
+// Served by its operation in the API catalogue (app/api/), which /api/openapi.json describes.
+export const loader = (args: LoaderFunctionArgs) => serveApi(args, [mappingAttributes]);
+export const action = loader;

@@ -1,15 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { apiObjects } from "~/services/connections/connections-api.server";
-import { apiRoute, connectionIdField, methodNotAllowed } from "~/utils/api.server";
+import { mappingObjects } from "~/api/connections.server";
+import { serveApi } from "~/utils/api.server";
 
-/** Seed connections/salesforce/mapping/objects?connectionId. */
-export async function loader(args: LoaderFunctionArgs) {
-  return apiRoute(args, {
-    method: "GET",
-    schema: z.object({ connectionId: connectionIdField }),
-    run: async (ctx, input) => ({ data: await apiObjects(ctx, input.connectionId) }),
-  });
-}
-
-export const action = methodNotAllowed;
+// Served by its operation in the API catalogue (app/api/), which /api/openapi.json describes.
+export const loader = (args: LoaderFunctionArgs) => serveApi(args, [mappingObjects]);
+export const action = loader;

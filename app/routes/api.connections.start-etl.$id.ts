@@ -1,15 +1,7 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { apiStartImport } from "~/services/connections/connections-api.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { startEtl } from "~/api/connections.server";
+import { serveApi } from "~/utils/api.server";
 
-/** Seed connections/start-etl/{id}: queue the import. */
-export async function action(args: ActionFunctionArgs) {
-  return apiRoute(args, {
-    method: "POST",
-    schema: z.object({ id: z.string() }),
-    run: async (ctx, input) => ({ data: await apiStartImport(ctx, input.id) }),
-  });
-}
-
-export const loader = methodNotAllowed;
+// Served by its operation in the API catalogue (app/api/), which /api/openapi.json describes.
+export const loader = (args: LoaderFunctionArgs) => serveApi(args, [startEtl]);
+export const action = loader;

@@ -1,15 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { apiConnectionStatus } from "~/services/connections/connections-api.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { connectionStatus } from "~/api/connections.server";
+import { serveApi } from "~/utils/api.server";
 
-/** Seed /connections/status/{id}: status, step, last sync and the latest import. */
-export async function loader(args: LoaderFunctionArgs) {
-  return apiRoute(args, {
-    method: "GET",
-    schema: z.object({ id: z.string() }),
-    run: async (ctx, input) => ({ data: await apiConnectionStatus(ctx, input.id) }),
-  });
-}
-
-export const action = methodNotAllowed;
+// Served by its operation in the API catalogue (app/api/), which /api/openapi.json describes.
+export const loader = (args: LoaderFunctionArgs) => serveApi(args, [connectionStatus]);
+export const action = loader;

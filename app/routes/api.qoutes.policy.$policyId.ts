@@ -1,13 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { quotesForPolicy } from "~/services/renewals/quotes.server";
-import { apiRoute } from "~/utils/api.server";
+import { qoutes } from "~/api/renewals.server";
+import { serveApi } from "~/utils/api.server";
 
-/** Seed GET qoutes/policy (spelling kept for existing clients; /api/quotes/policy/:id is the alias). */
-export async function loader(args: LoaderFunctionArgs) {
-  return apiRoute(args, {
-    method: "GET",
-    schema: z.object({ policyId: z.string() }),
-    run: async (ctx, { policyId }) => ({ data: await quotesForPolicy(ctx, policyId) }),
-  });
-}
+// Served by its operation in the API catalogue (app/api/), which /api/openapi.json describes.
+export const loader = (args: LoaderFunctionArgs) => serveApi(args, [qoutes.policyById]);
+export const action = loader;

@@ -1,2 +1,7 @@
-// Correctly spelled alias of /api/qoutes/:id/selection.
-export { action, loader } from "./api.qoutes.$id.selection";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { quotes } from "~/api/renewals.server";
+import { serveApi } from "~/utils/api.server";
+
+// Served by its operation in the API catalogue (app/api/), which /api/openapi.json describes.
+export const loader = (args: LoaderFunctionArgs) => serveApi(args, [quotes.selection]);
+export const action = loader;

@@ -1,2 +1,7 @@
-// Correctly spelled alias of /api/qoutes/policy/:policyId.
-export { loader } from "./api.qoutes.policy.$policyId";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { quotes } from "~/api/renewals.server";
+import { serveApi } from "~/utils/api.server";
+
+// Served by its operation in the API catalogue (app/api/), which /api/openapi.json describes.
+export const loader = (args: LoaderFunctionArgs) => serveApi(args, [quotes.policyById]);
+export const action = loader;

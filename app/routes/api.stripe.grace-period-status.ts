@@ -1,13 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { getGracePeriodStatus } from "~/services/billing/billing.server";
-import { apiRoute } from "~/utils/api.server";
+import { gracePeriodStatus } from "~/api/billing.server";
+import { serveApi } from "~/utils/api.server";
 
-/** Seed GET /stripe/grace-period-status. */
-export async function loader(args: LoaderFunctionArgs) {
-  return apiRoute(args, {
-    method: "GET",
-    schema: z.object({}),
-    run: async (ctx) => ({ data: await getGracePeriodStatus(ctx) }),
-  });
-}
+// Served by its operation in the API catalogue (app/api/), which /api/openapi.json describes.
+export const loader = (args: LoaderFunctionArgs) => serveApi(args, [gracePeriodStatus]);
+export const action = loader;

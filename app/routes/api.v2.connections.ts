@@ -1,2 +1,7 @@
-// Seed /v2/connections: the same list as /api/connections.
-export { action, loader } from "./api.connections._index";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { connectionsListV2 } from "~/api/connections.server";
+import { serveApi } from "~/utils/api.server";
+
+// Served by its operation in the API catalogue (app/api/), which /api/openapi.json describes.
+export const loader = (args: LoaderFunctionArgs) => serveApi(args, [connectionsListV2]);
+export const action = loader;

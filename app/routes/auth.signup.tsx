@@ -16,21 +16,15 @@ import { getPasswordPolicy } from "~/services/identity/passwords.server";
 import { requireAnonymous } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
 import { assertNotBot } from "~/utils/honeypot.server";
-import { newPasswordSchema, type PasswordPolicy } from "~/utils/password-policy";
+import { signUpFields } from "~/utils/account-schemas";
+import { type PasswordPolicy } from "~/utils/password-policy";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
-import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Create an account | Remarket" }];
 
 function signUpSchema(policy: PasswordPolicy) {
-  return z
-    .object({
-      agencyName: singleLineText({ error: "Agency name is required." }).min(2, "Agency name is too short.").max(120),
-      name: singleLineText({ error: "Your name is required." }).min(1).max(120),
-      email: z.string({ error: "E-mail is required." }).trim().email("Enter a valid e-mail address."),
-      password: newPasswordSchema(policy, "Password is required."),
-      confirmPassword: z.string({ error: "Please confirm your password." }),
-    })
+  return signUpFields(policy)
+    .extend({ confirmPassword: z.string({ error: "Please confirm your password." }) })
     .refine((v) => v.password === v.confirmPassword, {
       message: "The passwords do not match.",
       path: ["confirmPassword"],

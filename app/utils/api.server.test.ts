@@ -116,7 +116,7 @@ describe("jsonRoute: one problem+json shape for every failure", () => {
     expect(await readJsonObject(post(""))).toEqual({});
     expect((await answer(() => readJsonObject(post("a=1", "application/x-www-form-urlencoded")))).status).toBe(415);
     expect((await answer(() => readJsonObject(post("[1]")))).body).toMatchObject({ status: 400, detail: "Send a JSON object." });
-    expect((await answer(() => readJsonObject(post("{nope")))).body).toMatchObject({ status: 400, detail: "Send a JSON object." });
+    expect((await answer(() => readJsonObject(post("{nope")))).body).toMatchObject({ status: 400, detail: "The body is not valid JSON." });
   });
 });
 

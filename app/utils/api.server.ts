@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { describeError } from "~/db/errors.server";
+import { getEnv } from "~/env.server";
 import { z } from "zod";
 import { ApiError, ApiTimeoutError, InvalidCredentialsError } from "~/services/connections/connectors/api-client.server";
 import { ConnectorError, UnreadableExportError } from "~/services/connections/connectors/types";
@@ -84,6 +85,11 @@ export function requireJsonWrite(request: Request) {
 /** A JSON request body that must be an object; an empty body is an object without fields. */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   requireJsonWrite(request);
+  // server/index.js refuses a larger declared body before Remix runs; this holds for any other caller.
+  const limit = getEnv().REQUEST_BODY_MAX_BYTES;
+  if (Number(request.headers.get("Content-Length") ?? 0) > limit) {
+    throw problem(413, `The request body is larger than ${Math.round((limit / 1024 / 1024) * 10) / 10} MB.`);
+  }
   const text = await request.text();
   if (text.trim() === "") return {};
   let body: unknown;
@@ -92,27 +98,84 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   } catch {
     body = undefined;
   }
+  if (body === undefined) throw new ServiceError("The body is not valid JSON.", 400);
   if (body === null || typeof body !== "object" || Array.isArray(body)) throw new ServiceError("Send a JSON object.", 400);
   return body as Record<string, unknown>;
 }
 
-type ApiHandler<S extends z.ZodType> = {
-  method: Method | readonly Method[];
-  /** Validates the query (GET, or `from: "query"`) or the JSON body, with the path's params over it. */
-  schema: S;
-  from?: "query" | "body";
-  run: (ctx: TenantContext & { auth: SessionUser }, input: z.output<S>) => Promise<unknown>;
+/** The caller of an authenticated /api operation: its tenant context and the session behind the token. */
+export type ApiContext = TenantContext & { auth: SessionUser };
+
+type Common<S extends z.ZodType> = {
+  method: Method;
+  /** OpenAPI path template: `/api/customers/{id}`; `{name}` matches one segment, given to `input` as `name`. */
+  path: string;
+  /** One line for the reference (/api/docs). */
+  summary: string;
+  /** Section of the reference: Files, Customers, Quotes… */
+  tag: string;
+  /** More text for the reference (the seed call it serves, spellings, caveats). */
+  description?: string;
+  /** Validates the path parameters together with the query (GET, or `from: "query"`) or the JSON body. */
+  input?: S;
+  /** Where the fields come from; `multipart`: the handler reads the body itself (uploads). */
+  from?: "query" | "body" | "multipart";
+  /** Schema of the success body, for the OpenAPI document (every JSON success is `{ data }` unless said). */
+  response?: z.ZodType;
+  /** Success status: 200 unless said (201 for a creation, 204 for no body). */
+  status?: 200 | 201 | 204;
+  /** A success body that is not JSON (a download, an HTML report). */
+  produces?: string;
+  /** Failure statuses the reference lists beyond the usual ones (400, 401, 403, 404, 405, 500; 409, 413, 415 on writes). */
+  errors?: number[];
 };
 
-/** An /api/* route: the method, bearer authentication (never the cookie), validated input, then `run`. */
-export function apiRoute<S extends z.ZodType>(args: RouteArgs & { params: Record<string, string | undefined> }, handler: ApiHandler<S>) {
-  const methods = typeof handler.method === "string" ? [handler.method] : handler.method;
-  return jsonRoute(args, methods, async () => {
-    const ctx = await requireApiContext(args.request);
-    const fromQuery = (handler.from ?? (args.request.method === "GET" || args.request.method === "HEAD" ? "query" : "body")) === "query";
-    const raw = fromQuery ? Object.fromEntries(new URL(args.request.url).searchParams) : await readJsonObject(args.request);
-    return handler.run(ctx, parseInput(handler.schema, { ...raw, ...args.params }));
+/** One operation of the JSON API: served by `serveApi` and described in /api/openapi.json from the same object. */
+export type ApiOperation<S extends z.ZodType = z.ZodType> = Common<S> &
+  (
+    | { auth?: "bearer"; run: (ctx: ApiContext, input: z.output<S>, request: Request) => Promise<unknown> }
+    | { auth: "none"; run: (ctx: null, input: z.output<S>, request: Request) => Promise<unknown> }
+    | { auth: "gone"; gone: string }
+  );
+
+/** Declare an operation (typed by its input schema). */
+export function defineOperation<S extends z.ZodType = z.ZodObject<Record<string, never>>>(op: ApiOperation<S>): ApiOperation {
+  return op as unknown as ApiOperation;
+}
+
+/**
+ * Answer a request with the operation among `operations` that takes its method: a method none takes
+ * is a 405 with `Allow`; a retired call is a 410 with its reason; otherwise bearer authentication,
+ * validated input (path parameters over the query or JSON body), then `run`.
+ */
+export function serveApi(args: RouteArgs & { params?: Record<string, string | undefined> }, operations: readonly ApiOperation[]) {
+  const method = args.request.method === "HEAD" ? "GET" : args.request.method;
+  const op = operations.find((o) => o.method === method);
+  const methods = operations.map((o) => o.method);
+  if (!op) return Promise.resolve(methodNotAllowedFor(methods));
+  return jsonRoute(args, [op.method], async () => {
+    if (op.auth === "gone") throw problem(410, op.gone);
+    const ctx = op.auth === "none" ? null : await requireApiContext(args.request);
+    const from = op.from ?? (op.method === "GET" ? "query" : "body");
+    const raw =
+      from === "query"
+        ? Object.fromEntries(new URL(args.request.url).searchParams)
+        : from === "body"
+          ? await readJsonObject(args.request)
+          : {};
+    const params = Object.fromEntries(Object.entries(args.params ?? {}).filter(([key]) => key !== "*"));
+    const input = parseInput(op.input ?? z.object({}), { ...raw, ...params });
+    const body = await (op.run as (ctx: ApiContext | null, input: unknown, request: Request) => Promise<unknown>)(ctx, input, args.request);
+    if (body instanceof Response) return body;
+    if (op.status === 204) return new Response(null, { status: 204 });
+    return Response.json(body, { status: op.status ?? 200 });
   });
+}
+
+/** A 405 naming the methods the path takes (HEAD with GET). */
+export function methodNotAllowedFor(methods: readonly string[]) {
+  const allow = [...new Set(methods.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])))].join(", ");
+  return problem(405, `This path takes ${allow}.`, { headers: { Allow: allow } });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -42,7 +42,8 @@ export function moneyField<Optional extends boolean = false>(
   { max = 10_000_000, optional, missing }: { max?: number; optional?: Optional; missing?: string } = {},
 ) {
   const required = missing ?? `Enter the ${label.toLowerCase()}.`;
-  return z
+  // JSON clients send numbers; forms send text. Both read the same way.
+  const text = z
     .string({ error: required })
     .optional()
     .transform((raw, ctx): Amount<Optional> => {
@@ -66,4 +67,5 @@ export function moneyField<Optional extends boolean = false>(
       }
       return parsed.value as Amount<Optional>;
     });
+  return z.preprocess((v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : v), text);
 }

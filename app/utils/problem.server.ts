@@ -12,6 +12,9 @@ export type Problem = {
   errors?: Record<string, string[]>;
 };
 
+/** The problem type of a path the API does not have (as opposed to a missing record on a real path). */
+export const UNKNOWN_PATH = "/problems/unknown-path";
+
 /** The problem type of answers that carry `errors` by field. */
 export const INVALID_INPUT = "/problems/invalid-input";
 
@@ -22,6 +25,8 @@ const REASONS: Record<number, string> = {
   404: "Not Found",
   405: "Method Not Allowed",
   409: "Conflict",
+  410: "Gone",
+  411: "Length Required",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",
@@ -31,10 +36,14 @@ const REASONS: Record<number, string> = {
 };
 
 /** A problem+json response with `status` and the sentence a client can show (`detail`). */
-export function problem(status: number, detail: string, options: { errors?: Record<string, string[]> | null; headers?: HeadersInit } = {}) {
+export function problem(
+  status: number,
+  detail: string,
+  options: { errors?: Record<string, string[]> | null; headers?: HeadersInit; type?: string } = {},
+) {
   const errors = options.errors && Object.keys(options.errors).length > 0 ? options.errors : undefined;
   const body: Problem = {
-    type: errors ? INVALID_INPUT : "about:blank",
+    type: errors ? INVALID_INPUT : (options.type ?? "about:blank"),
     title: errors ? "Some fields are not valid" : (REASONS[status] ?? "Error"),
     status,
     detail,

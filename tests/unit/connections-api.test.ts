@@ -212,7 +212,7 @@ describe("/api/connections: validation errors are 400 with field messages", () =
     ).toBe(415);
     expect(await call(post(stateSave), "/api/connections/state/save", { body: "{not json" })).toMatchObject({
       status: 400,
-      json: { detail: "Send a JSON object." },
+      json: { detail: "The body is not valid JSON." },
     });
     const badKey = await call(post(stateSave), "/api/connections/state/save", { body: { connectionId: ready.id, key: "Mapping!" } });
     expect(badKey.status).toBe(400);

@@ -84,7 +84,8 @@ describe("request bodies are capped before they are read (§3)", () => {
       5_000,
     );
     expect(statusLine(response)).toBe(413);
-    expect(response).toMatch(/"error":"The request body is larger than 1 MB/);
+    expect(response).toMatch(/content-type: application\/problem\+json/i);
+    expect(response).toMatch(/"status":413,"detail":"The request body is larger than 1 MB/);
     expect(closedAfterMs).not.toBeNull();
   });
 

@@ -192,3 +192,30 @@ export async function carriersForPolicy(ctx: Ctx, policyId: string) {
     .orderBy(sql`"tenant_carriers"."id" is null`, asc(carriers.name));
   return { line: policy.line, state: policy.state, carriers: rows };
 }
+
+/** The states where catalogue carriers write a line of business (seed carriers/lob/states). */
+export async function statesForLine(ctx: Ctx, line: string) {
+  await ensureCarrierCatalogue(ctx.db);
+  const rows = await ctx.db
+    .selectDistinct({ state: carrierStates.state })
+    .from(carrierStates)
+    .innerJoin(carrierLines, and(eq(carrierLines.carrierId, carrierStates.carrierId), eq(carrierLines.lineOfBusiness, line)))
+    .orderBy(asc(carrierStates.state));
+  return rows.map((r) => r.state);
+}
+
+/** The agency's entry for one catalogue carrier (seed carriers/tenant-carrier-by-carrier); a 404 when it has none. */
+export async function tenantCarrierByCarrier(ctx: Ctx, carrierId: string) {
+  requireUuid(carrierId, "Carrier not found");
+  const row = (await listTenantCarriers(ctx)).find((c) => c.carrierId === carrierId);
+  if (!row) throw new NotFoundError("Carrier not found");
+  return row;
+}
+
+/** One of the agency's carriers (seed carriers/tenant-carrier). */
+export async function getTenantCarrier(ctx: Ctx, id: string) {
+  requireUuid(id, "Carrier not found");
+  const row = (await listTenantCarriers(ctx)).find((c) => c.id === id);
+  if (!row) throw new NotFoundError("Carrier not found");
+  return row;
+}

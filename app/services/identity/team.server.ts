@@ -10,6 +10,7 @@ import type { TenantContext } from "../platform/context.server";
 import { clock } from "../platform/context.server";
 import { sendEmail } from "../platform/email.server";
 import { NotFoundError, ServiceError } from "../platform/errors.server";
+import { requireUuid } from "../platform/ids.server";
 import { revokeAllSessions } from "./login-sessions.server";
 import { getPasswordPolicy, hashPassword } from "./passwords.server";
 
@@ -157,4 +158,18 @@ export async function removeMember(ctx: TenantContext, userId: string) {
     action: "team.removed",
     details: { email: member.email },
   });
+}
+
+/** Rename a user (seed PATCH /user/{id}): oneself, or a teammate when an admin. */
+export async function renameUser(ctx: TenantContext, userId: string, name: string) {
+  requireUuid(userId, "User not found");
+  if (userId !== ctx.userId) requireAdmin(ctx);
+  const [renamed] = await ctx.db
+    .update(users)
+    .set({ name })
+    .where(and(eq(users.id, userId), eq(users.tenantId, ctx.tenantId)))
+    .returning({ id: users.id, name: users.name, email: users.email, role: users.role });
+  if (!renamed) throw new NotFoundError("User not found");
+  await recordAudit(ctx.db, { tenantId: ctx.tenantId, actorUserId: ctx.userId, action: "user.renamed", details: { userId, name } });
+  return renamed;
 }

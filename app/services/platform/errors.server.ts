@@ -11,7 +11,7 @@ export class ServiceError extends Error {
 
   constructor(
     message: string,
-    readonly status: 400 | 403 | 404 | 409 | 422 | 429 = 400,
+    readonly status: 400 | 403 | 404 | 409 | 410 | 422 | 429 = 400,
     readonly field?: string,
     fieldErrors?: Record<string, string[]>,
   ) {

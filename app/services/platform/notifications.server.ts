@@ -92,3 +92,13 @@ export async function markAllNotificationsRead(ctx: TenantContext) {
     .returning({ id: notifications.id });
   return rows.length;
 }
+
+/** Mark the user's unread notifications about one file read (seed files/update-read-status with file_name); returns how many. */
+export async function markFileNotificationsRead(ctx: TenantContext, fileName: string) {
+  const rows = await ctx.db
+    .update(notifications)
+    .set({ readAt: clock(ctx) })
+    .where(and(visibleTo(ctx), isNull(notifications.readAt), eq(notifications.fileName, fileName)))
+    .returning({ id: notifications.id });
+  return rows.length;
+}

@@ -1,0 +1,295 @@
+import { z } from "zod";
+import {
+  apiAttributes,
+  apiConnectionStatus,
+  apiDisconnect,
+  apiFilterValues,
+  apiGetState,
+  apiImportDuration,
+  apiListConnections,
+  apiMapping,
+  apiObjects,
+  apiSaveMapping,
+  apiSaveState,
+  apiStartImport,
+  apiTaskOptions,
+  apiUploadEzlynxExport,
+  apiValues,
+} from "~/services/connections/connections-api.server";
+import { getStorage } from "~/services/files/storage.server";
+import { ServiceError } from "~/services/platform/errors.server";
+import { FORM_TOKEN_FIELD, applyOnce } from "~/services/platform/idempotency.server";
+import { connectionIdField, defineOperation, parseInput } from "~/utils/api.server";
+import { readExportUpload } from "~/utils/export-upload.server";
+import { problem } from "~/utils/problem.server";
+import { cleanJson, singleLineText } from "~/utils/schemas";
+
+// Seed §7 connection calls: the same services as the wizard's pages (connections-api.server.ts).
+
+const tag = "Connections";
+const byConnection = z.object({ connectionId: connectionIdField });
+const pathId = z.object({ id: z.string() });
+const disconnectInput = pathId.extend({ deleteData: z.boolean({ error: "deleteData must be true or false." }).default(false) });
+
+const listConnections = (path: string) =>
+  defineOperation({
+    method: "GET",
+    path,
+    tag,
+    errors: [422, 502],
+    summary: "The agency's connections",
+    run: async (ctx) => ({ data: await apiListConnections(ctx) }),
+  });
+
+export const connectionsList = listConnections("/api/connections");
+export const connectionsListV2 = listConnections("/api/v2/connections");
+
+export const connectionStatus = defineOperation({
+  method: "GET",
+  path: "/api/connections/status/{id}",
+  tag,
+  errors: [422, 502],
+  summary: "A connection's status, step, last sync and latest import",
+  input: pathId,
+  run: async (ctx, input) => ({ data: await apiConnectionStatus(ctx, input.id) }),
+});
+
+export const connectionStateGet = defineOperation({
+  method: "GET",
+  path: "/api/connections/state/get",
+  tag,
+  errors: [422, 502],
+  summary: "The setup wizard's step and saved drafts",
+  input: byConnection,
+  run: async (ctx, input) => ({ data: await apiGetState(ctx, input.connectionId) }),
+});
+
+export const connectionStateSave = defineOperation({
+  method: "POST",
+  path: "/api/connections/state/save",
+  tag,
+  errors: [422, 502],
+  summary: "Keep a wizard step's draft",
+  input: z.object({
+    connectionId: connectionIdField,
+    key: z.string({ error: "key is required." }).regex(/^[a-z]{1,20}$/, "key is 1 to 20 lowercase letters (the step: mapping, filters…)."),
+    draft: cleanJson().refine((d) => JSON.stringify(d ?? null).length <= 200_000, "The draft is larger than 200 KB."),
+  }),
+  run: async (ctx, input) => ({
+    data: await apiSaveState(ctx, { connectionId: input.connectionId, key: input.key, draft: input.draft ?? null }),
+  }),
+});
+
+export const etlFilterValues = defineOperation({
+  method: "GET",
+  path: "/api/connections/etl-filter-values",
+  tag,
+  errors: [422, 502],
+  summary: "Distinct lines of business, states, carriers and statuses of a connection's source",
+  input: byConnection,
+  run: async (ctx, input) => ({ data: await apiFilterValues(ctx, input.connectionId) }),
+});
+
+export const startEtl = defineOperation({
+  method: "POST",
+  path: "/api/connections/start-etl/{id}",
+  tag,
+  errors: [422, 502],
+  summary: "Queue a connection's import",
+  input: pathId,
+  run: async (ctx, input) => ({ data: await apiStartImport(ctx, input.id) }),
+});
+
+export const disconnect = defineOperation({
+  method: "POST",
+  path: "/api/connections/disconnect/{id}",
+  tag,
+  errors: [422, 502],
+  summary: "Disconnect a connection and its sub-connections",
+  input: disconnectInput,
+  run: async (ctx, input) => ({ data: await apiDisconnect(ctx, input.id, { deleteData: input.deleteData, subConnectionOnly: false }) }),
+});
+
+export const disconnectSubConnection = defineOperation({
+  method: "POST",
+  path: "/api/connections/disconnect/sub-connection/{id}",
+  tag,
+  errors: [422, 502],
+  summary: "Disconnect one sub-connection",
+  input: disconnectInput,
+  run: async (ctx, input) => ({ data: await apiDisconnect(ctx, input.id, { deleteData: input.deleteData, subConnectionOnly: true }) }),
+});
+
+export const importDuration = defineOperation({
+  method: "GET",
+  path: "/api/notifications/durationByConnectionId",
+  tag,
+  errors: [422, 502],
+  summary: "How long a connection's last import took",
+  input: byConnection,
+  run: async (ctx, input) => ({ data: await apiImportDuration(ctx, input.connectionId) }),
+});
+
+const taskOptions = (path: string, list: "employees" | "activityCodes" | "workGroups", summary: string) =>
+  defineOperation({
+    method: "GET",
+    path,
+    tag,
+    errors: [422, 502],
+    summary,
+    input: byConnection,
+    run: async (ctx, input) => ({ data: await apiTaskOptions(ctx, input.connectionId, list) }),
+  });
+
+export const epicEmployees = taskOptions("/api/connections/appliedepic/employee-accounts", "employees", "People tasks are assigned to");
+export const qqEmployees = taskOptions("/api/connections/qqcatalyst/employee-accounts", "employees", "People tasks are assigned to");
+export const epicActivityCodes = taskOptions(
+  "/api/connections/appliedepic/activity-code",
+  "activityCodes",
+  "The task step's activity codes",
+);
+export const epicWorkGroups = taskOptions("/api/connections/appliedepic/work-group", "workGroups", "The task step's work groups");
+
+export const salesforceMapping = defineOperation({
+  method: "GET",
+  path: "/api/connections/salesforce/mapping",
+  tag,
+  errors: [422, 502],
+  summary: "The saved mapping and the suggested one",
+  input: byConnection,
+  run: async (ctx, input) => ({ data: await apiMapping(ctx, input.connectionId) }),
+});
+
+export const mappingObjects = defineOperation({
+  method: "GET",
+  path: "/api/connections/salesforce/mapping/objects",
+  tag,
+  errors: [422, 502],
+  summary: "The source's objects",
+  input: byConnection,
+  run: async (ctx, input) => ({ data: await apiObjects(ctx, input.connectionId) }),
+});
+
+export const mappingAttributes = defineOperation({
+  method: "GET",
+  path: "/api/connections/salesforce/mapping/object/{object}/attributes",
+  tag,
+  errors: [422, 502],
+  summary: "An object's attributes",
+  input: z.object({ connectionId: connectionIdField, object: singleLineText().min(1).max(200) }),
+  run: async (ctx, input) => ({ data: await apiAttributes(ctx, input.connectionId, input.object) }),
+});
+
+export const mappingValues = defineOperation({
+  method: "GET",
+  path: "/api/connections/salesforce/mapping/attribute/{attribute}/values",
+  tag,
+  errors: [422, 502],
+  summary: "An attribute's distinct values",
+  input: z.object({
+    connectionId: connectionIdField,
+    attribute: singleLineText().min(1).max(200),
+    object: singleLineText().min(1, "object must not be empty.").max(200).optional(),
+    limit: z.coerce
+      .number({ error: "limit must be a number." })
+      .int("limit must be a whole number.")
+      .min(1, "limit must be 1 to 500.")
+      .max(500, "limit must be 1 to 500.")
+      .default(200),
+  }),
+  run: async (ctx, input) => ({ data: await apiValues(ctx, input) }),
+});
+
+export const saveMappingConfig = defineOperation({
+  method: "POST",
+  path: "/api/mappings/save-config",
+  tag,
+  errors: [422, 502],
+  summary: "Save the mapping step",
+  input: z.object({
+    connectionId: connectionIdField,
+    mapping: z.object(
+      {
+        object: singleLineText({ error: "mapping.object is required." }).min(1, "mapping.object is required.").max(200),
+        fields: z.record(singleLineText(), singleLineText().min(1).max(200), {
+          error: "mapping.fields maps each field to a source attribute.",
+        }),
+        valueMaps: z
+          .object({
+            lineOfBusiness: z.record(singleLineText(), singleLineText()).default({}),
+            status: z.record(singleLineText(), singleLineText()).default({}),
+          })
+          .default({ lineOfBusiness: {}, status: {} }),
+        preset: singleLineText().max(40).nullable().optional(),
+      },
+      { error: "mapping is required." },
+    ),
+  }),
+  run: async (ctx, input) => ({ data: await apiSaveMapping(ctx, input) }),
+});
+
+const uploadFields = z.object({
+  connectionId: connectionIdField.optional(),
+  name: singleLineText().min(1, "name cannot be blank.").max(100, "name is at most 100 characters.").optional(),
+});
+
+/**
+ * multipart/form-data with the export in `file` (.csv or .xlsx), and optionally `connectionId`
+ * (replace an EZLynx connection's export) or `name` (of a new connection). All or nothing: when
+ * anything is refused, the uploaded bytes are deleted. An `Idempotency-Key` header (16 to 200
+ * characters) makes a retry answer the first outcome instead of creating a second connection.
+ */
+export const ezlynxUploadCsv = defineOperation({
+  method: "POST",
+  path: "/api/connections/ezlynx/upload-csv",
+  tag,
+  errors: [422, 502],
+  summary: "Upload an EZLynx export (multipart/form-data: file, connectionId or name)",
+  from: "multipart",
+  run: async (ctx, _input, request) => {
+    if (!(request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
+      throw problem(415, "Send the export as multipart/form-data, in a field named file.");
+    }
+    const upload = await readExportUpload(request, ctx.tenantId);
+    // Kept only when this request's upload became a connection's export.
+    let used = false;
+    try {
+      if (upload.error || !upload.file) throw new ServiceError(upload.error ?? "Attach the export in a field named file.", 400, "file");
+      const idempotencyKey = request.headers.get("Idempotency-Key");
+      if (idempotencyKey !== null && (idempotencyKey.length < 16 || idempotencyKey.length > 200)) {
+        throw new ServiceError("Idempotency-Key must be 16 to 200 characters.", 400);
+      }
+      const text = (name: string) => {
+        const value = upload.formData.get(name);
+        return typeof value === "string" && value !== "" ? value : undefined;
+      };
+      const input = parseInput(uploadFields, { connectionId: text("connectionId"), name: text("name") });
+      const file = upload.file;
+      let applied = false;
+      const apply = () => {
+        applied = true;
+        return apiUploadEzlynxExport(ctx, { connectionId: input.connectionId ?? null, name: input.name ?? null, file });
+      };
+      let data;
+      if (idempotencyKey === null) {
+        data = await apply();
+      } else {
+        // The tenant is part of the token: another agency's request with the same key is its own.
+        const replayKey = new FormData();
+        replayKey.set(FORM_TOKEN_FIELD, `${ctx.tenantId}:${idempotencyKey}`);
+        replayKey.set("connectionId", input.connectionId ?? "");
+        replayKey.set("name", input.name ?? "");
+        replayKey.set("file", `${file.name}:${file.bytes}`);
+        data = await applyOnce(ctx.db, { scope: "POST /api/connections/ezlynx/upload-csv", formData: replayKey }, apply);
+      }
+      // Answered from the first of two identical requests: these bytes are not used.
+      used = applied;
+      return { data };
+    } finally {
+      if (!used && upload.file)
+        await getStorage()
+          .delete(upload.file.key)
+          .catch(() => {});
+    }
+  },
+});

@@ -43,29 +43,27 @@ export function moneyField<Optional extends boolean = false>(
 ) {
   const required = missing ?? `Enter the ${label.toLowerCase()}.`;
   // JSON clients send numbers; forms send text. Both read the same way.
-  const text = z
-    .string({ error: required })
-    .optional()
-    .transform((raw, ctx): Amount<Optional> => {
-      const parsed = parseMoneyText(raw);
-      if (!parsed.ok) {
-        ctx.addIssue({ code: "custom", message: `${label} is not a number: ${shown(raw ?? "")}` });
-        return z.NEVER;
-      }
-      if (parsed.value === null) {
-        if (optional) return null as Amount<Optional>;
-        ctx.addIssue({ code: "custom", message: required });
-        return z.NEVER;
-      }
-      if (parsed.value <= 0) {
-        ctx.addIssue({ code: "custom", message: `${label} must be more than $0: ${shown(raw ?? "")}` });
-        return z.NEVER;
-      }
-      if (parsed.value > max) {
-        ctx.addIssue({ code: "custom", message: `${label} must be under $${max.toLocaleString("en-US")}: ${shown(raw ?? "")}` });
-        return z.NEVER;
-      }
-      return parsed.value as Amount<Optional>;
-    });
-  return z.preprocess((v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : v), text);
+  const input = z.union([z.string(), z.number()], { error: required });
+  return (optional ? input.optional() : (input as z.ZodType<string | number | undefined>)).transform((value, ctx): Amount<Optional> => {
+    const raw = typeof value === "number" ? String(value) : value;
+    const parsed = parseMoneyText(raw);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: "custom", message: `${label} is not a number: ${shown(raw ?? "")}` });
+      return z.NEVER;
+    }
+    if (parsed.value === null) {
+      if (optional) return null as Amount<Optional>;
+      ctx.addIssue({ code: "custom", message: required });
+      return z.NEVER;
+    }
+    if (parsed.value <= 0) {
+      ctx.addIssue({ code: "custom", message: `${label} must be more than $0: ${shown(raw ?? "")}` });
+      return z.NEVER;
+    }
+    if (parsed.value > max) {
+      ctx.addIssue({ code: "custom", message: `${label} must be under $${max.toLocaleString("en-US")}: ${shown(raw ?? "")}` });
+      return z.NEVER;
+    }
+    return parsed.value as Amount<Optional>;
+  });
 }

@@ -48,7 +48,7 @@ describe("issue 17: the added calls", () => {
       effectiveDate: "2027-01-01",
     });
     expect(refused.status).toBe(400);
-    expect(refused.body.errors).toMatchObject({ premium: ["Enter the quoted premium."] });
+    expect(refused.body.errors).toMatchObject({ premium: ["Premium must be more than $0: '0'"] });
     const saved = await call(mine.auth, "POST", "/api/qoutes/policy/create-update", {
       remarketId,
       premium: 1234,

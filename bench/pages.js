@@ -15,11 +15,11 @@
 // --profile writes the server's V8 CPU profile to bench/out/prof (bench/cpu-profile-summary.js reads it).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { freePort, run, serverCpuMs, sleep, waitForHealth } from "./lib/server.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = path.join(ROOT, "bench/out");
@@ -258,16 +258,6 @@ async function measure(base, target, duration, pid) {
 }
 
 /** CPU time (user + system) the server process has used so far, from /proc (Linux), or null. */
-function serverCpuMs(/** @type {number | undefined} */ pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
-
 /** A page must answer 200 with HTML before it is measured (a redirect would be cheaper and lie). */
 async function check(/** @type {string} */ base, /** @type {Target} */ target) {
   const response = await fetch(`${base}${target.path}`, { headers: target.cookie ? { cookie: target.cookie } : {}, redirect: "manual" });
@@ -343,40 +333,4 @@ async function explainPages(/** @type {string} */ base, /** @type {Target[]} */ 
   console.info(`\n${findings} sequential scan(s) of tenant tables on page loads (${DB}, ${SIZE} agency)`);
 }
 
-async function waitForHealth(/** @type {string} */ base, /** @type {Promise<unknown>} */ exited) {
-  let dead = false;
-  void exited.then(() => (dead = true));
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (dead) throw new Error("the server exited during start-up");
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  throw new Error("the server did not become healthy within 120 s");
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const p = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(p));
-    });
-  });
-}
-
-const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
-
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+run(main);

@@ -3,7 +3,7 @@ import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
-import { closeDb, getDb } from "~/db/client.server";
+import { closeDb, getDb, poolStats } from "~/db/client.server";
 import { describeError } from "~/db/errors.server";
 import { getEnv } from "~/env.server";
 import { registerJobs } from "~/jobs.server";
@@ -11,6 +11,7 @@ import { mailDeliveryWarning } from "~/services/platform/email.server";
 import { removeStaleUploads } from "~/services/platform/housekeeping.server";
 import { getStorage } from "~/services/files/storage.server";
 import { startWorker } from "~/services/platform/jobs.server";
+import { registerMetricSources } from "~/services/platform/metrics.server";
 import { httpLimits, temporaryUploadMaxAgeMs } from "~/utils/http-limits.server";
 import { NonceProvider } from "~/utils/nonce";
 
@@ -82,6 +83,7 @@ export function handleError(error: unknown, { request, context }: { request: Req
  */
 export async function startBackground({ worker }: { worker: boolean }) {
   const db = await getDb();
+  registerMetricSources({ db: getDb, pool: poolStats });
   registerJobs();
   const env = getEnv();
   const mailWarning = mailDeliveryWarning(env);
@@ -97,6 +99,10 @@ export async function startBackground({ worker }: { worker: boolean }) {
     await closeDb();
   };
 }
+
+// server/index.js answers /readyz and the metrics port with these (it is plain JavaScript, outside the build).
+export { readiness } from "~/services/platform/readiness.server";
+export { learnRoutes, observeRequest, serveMetrics } from "~/services/platform/metrics.server";
 
 /** Body caps and time-outs for server/index.js, from the validated environment (app/utils/http-limits.server.ts). */
 export function serverLimits() {

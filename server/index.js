@@ -3,6 +3,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import http from "node:http";
+import { hostname } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -18,6 +19,14 @@ const TRUST_PROXY = process.env.TRUST_PROXY === "true" || process.env.TRUST_PROX
 const ACCESS_LOG = process.env.ACCESS_LOG !== "false" && process.env.ACCESS_LOG !== "0";
 const APP_URL = process.env.APP_URL ?? `http://localhost:${PORT}`;
 const HTTPS = APP_URL.startsWith("https://");
+// Which instance answered (X-Remarket-Instance): behind a balancer, logs and tests can tell them apart.
+const INSTANCE_ID = process.env.INSTANCE_ID || `${hostname()}-${process.pid}`;
+// After SIGTERM, /readyz answers 503 for this long while requests are still served, so a balancer
+// that checks every few seconds has stopped sending here before the server stops accepting.
+const DRAIN_DELAY_MS = Number(process.env.DRAIN_DELAY_MS ?? 0);
+// Prometheus metrics on their own port (never the public one); unset: no metrics endpoint.
+const METRICS_PORT = process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : null;
+const METRICS_HOST = process.env.METRICS_HOST || "127.0.0.1";
 // Sign-in forms redirect to the identity provider, which form-action also governs.
 const FORM_ACTION = ["'self'", ...ssoOrigins()].join(" ");
 
@@ -27,8 +36,21 @@ async function loadBuild() {
 }
 
 const build = await loadBuild();
-/** @type {import("../app/utils/http-limits.server").HttpLimits} */
-const limits = /** @type {any} */ (build.entry.module).serverLimits();
+/**
+ * What the app's entry module offers the server (app/entry.server.tsx).
+ * @type {{
+ *   serverLimits: () => import("../app/utils/http-limits.server").HttpLimits;
+ *   startBackground?: (o: { worker: boolean }) => Promise<() => Promise<void>>;
+ *   readiness: () => Promise<{ ready: boolean; reason?: string }>;
+ *   learnRoutes: (routes: import("@remix-run/node").ServerBuild["routes"]) => void;
+ *   observeRequest: (method: string, path: string, status: number, seconds: number) => void;
+ *   serveMetrics: (port: number, host: string) => () => Promise<void>;
+ * }}
+ */
+const entry = /** @type {any} */ (build.entry.module);
+const limits = entry.serverLimits();
+entry.learnRoutes(build.routes);
+let draining = false;
 // Routes that stream multipart uploads themselves, capped at UPLOAD_MAX_BYTES by app/utils/multipart.server.ts
 // (answering in their own format); a multipart body anywhere else gets the small cap like any form.
 const UPLOAD_PATHS =
@@ -43,18 +65,31 @@ app.use((req, res, next) => {
   const requestId = req.get("x-request-id")?.slice(0, 64) || randomUUID();
   res.locals.requestId = requestId;
   res.setHeader("X-Request-Id", requestId);
+  res.setHeader("X-Remarket-Instance", INSTANCE_ID);
+  // While draining, every answer closes its connection so keep-alive clients reconnect elsewhere.
+  if (draining) res.setHeader("Connection", "close");
   // Services read the client address from this header; overwrite whatever the client sent.
   req.headers["x-remarket-client-ip"] = req.ip ?? "unknown";
-  if (ACCESS_LOG) {
-    res.on("finish", () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  res.on("finish", () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    entry.observeRequest(req.method, req.path, res.statusCode, ms / 1000);
+    if (ACCESS_LOG) {
       const length = res.getHeader("content-length") ?? "-";
       console.info(
         `${new Date().toISOString()} ${requestId} ${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms ${length}`,
       );
-    });
-  }
+    }
+  });
   next();
+});
+
+// Readiness for a load balancer (/healthz stays liveness): 503 from the moment a drain starts, and
+// until the database answers with every migration applied.
+app.get("/readyz", async (_req, res) => {
+  res.set("Cache-Control", "no-store").type("text/plain");
+  if (draining) return void res.status(503).send("draining");
+  const { ready, reason } = await entry.readiness();
+  res.status(ready ? 200 : 503).send(ready ? "ready" : `not ready: ${reason}`);
 });
 
 // A slow body is cut off at its own deadline (a base plus its size at the slowest rate we wait for),
@@ -143,12 +178,6 @@ const PUBLIC_ENTRIES = new Set(readdirSync("public").filter((name) => name !== "
 const servePublic = express.static("public", { maxAge: "1h", index: false });
 app.use((req, res, next) => (PUBLIC_ENTRIES.has(req.path.split("/")[1] ?? "") ? servePublic(req, res, next) : next()));
 
-/**
- * @type {{
- *   startBackground?: (o: { worker: boolean }) => Promise<() => Promise<void>>;
- * }}
- */
-const entry = /** @type {any} */ (build.entry.module);
 const remix = createRequestHandler({
   build,
   mode: MODE,
@@ -181,18 +210,26 @@ const server = http.createServer(
 );
 server.keepAliveTimeout = limits.keepAliveTimeoutMs;
 server.listen(PORT, HOST, () => {
-  console.info(`Remarket listening on ${APP_URL} (port ${PORT}, ${MODE})`);
+  console.info(`Remarket listening on ${APP_URL} (port ${PORT}, ${MODE}, instance ${INSTANCE_ID})`);
 });
+
+const stopMetrics = METRICS_PORT === null ? null : entry.serveMetrics(METRICS_PORT, METRICS_HOST);
 
 let shuttingDown = false;
 /** @param {string} signal */
 async function shutdown(signal) {
   if (shuttingDown) return;
   shuttingDown = true;
+  draining = true;
   console.info(`${signal} received: finishing requests and jobs in hand`);
-  const force = setTimeout(() => process.exit(1), 15_000);
+  const force = setTimeout(() => process.exit(1), 15_000 + DRAIN_DELAY_MS);
   force.unref();
+  if (DRAIN_DELAY_MS > 0) {
+    console.info(`draining: /readyz answers 503; still serving for ${DRAIN_DELAY_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_DELAY_MS));
+  }
   server.close();
+  void stopMetrics?.();
   server.closeIdleConnections?.();
   try {
     await stopBackground();

@@ -14,13 +14,15 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 /** Either the database or an open transaction: services accept both so they compose. */
 export type DbOrTx = Db | Tx;
 
-type Opened = { db: Db; close: () => Promise<void>; driver: "pglite" | "postgres" };
+type PoolStats = { totalCount: number; idleCount: number; waitingCount: number };
+type Opened = { db: Db; close: () => Promise<void>; driver: "pglite" | "postgres"; pool?: PoolStats };
 
 const MIGRATIONS_FOLDER = path.resolve("app/db/migrations");
 // A stable lock id so concurrent app instances on one PostgreSQL migrate one at a time.
 const MIGRATION_LOCK_ID = 4_715_001;
 
 let opening: Promise<Opened> | undefined;
+let openedNow: Opened | undefined;
 
 /** The process-wide database, opened and migrated on first use. */
 export async function getDb(): Promise<Db> {
@@ -31,18 +33,28 @@ export async function getDriver() {
   return (await openOnce()).driver;
 }
 
+/** The PostgreSQL pool's connection counts for the metrics, or null (embedded database, or not open yet). */
+export function poolStats(): PoolStats | null {
+  const pool = openedNow?.pool;
+  return pool ? { totalCount: pool.totalCount, idleCount: pool.idleCount, waitingCount: pool.waitingCount } : null;
+}
+
 export async function closeDb() {
   if (!opening) return;
   const opened = await opening;
   opening = undefined;
+  openedNow = undefined;
   await opened.close();
 }
 
 function openOnce() {
-  opening ??= open().catch((error) => {
-    opening = undefined;
-    throw error;
-  });
+  opening ??= open().then(
+    (opened) => (openedNow = opened),
+    (error) => {
+      opening = undefined;
+      throw error;
+    },
+  );
   return opening;
 }
 
@@ -66,7 +78,7 @@ async function openPostgres(url: string): Promise<Opened> {
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
     client.release();
   }
-  return { db: db as unknown as Db, close: () => pool.end(), driver: "postgres" };
+  return { db: db as unknown as Db, close: () => pool.end(), driver: "postgres", pool };
 }
 
 async function openPglite(dir: string): Promise<Opened> {

@@ -1,4 +1,4 @@
-// The part of autocannon's programmatic API that bench/ssr.js and bench/pages.js use (the package ships no types).
+// The part of autocannon's programmatic API that the benchmarks and the cluster test use (the package ships no types).
 declare module "autocannon" {
   type Histogram = { average: number; mean: number; p50: number; p90: number; p99: number; max: number; min: number };
   export type Result = {
@@ -12,4 +12,6 @@ declare module "autocannon" {
   };
   export type Options = { url: string; connections?: number; duration?: number; amount?: number; headers?: Record<string, string> };
   export default function autocannon(options: Options): Promise<Result>;
+  /** With a callback: a running instance that stop() ends early (the callback then gets the result). */
+  export default function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): { stop: () => void };
 }

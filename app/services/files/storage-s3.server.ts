@@ -53,7 +53,7 @@ export class S3FileStorage implements FileStorage {
     });
   }
 
-  async write(key: string, body: Readable | AsyncIterable<Uint8Array>, options: { maxBytes?: number } = {}) {
+  async write(key: string, body: Readable | AsyncIterable<Uint8Array | string>, options: { maxBytes?: number } = {}) {
     assertSafeKey(key);
     const Bucket = this.options.bucket;
     const temp = `${TEMPORARY_PREFIX}${key}.part-${randomUUID()}`;
@@ -76,11 +76,14 @@ export class S3FileStorage implements FileStorage {
       pendingBytes = 0;
     };
     try {
-      for await (const chunk of body) {
-        bytes += chunk.length;
+      for await (const chunk of body as AsyncIterable<Uint8Array | string>) {
+        // Readable.from(strings) yields text (the generated sample export): count and send its UTF-8 bytes.
+        const buffer =
+          typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        bytes += buffer.length;
         if (options.maxBytes !== undefined && bytes > options.maxBytes) throw new FileTooLargeError(options.maxBytes);
-        pending.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        pendingBytes += chunk.length;
+        pending.push(buffer);
+        pendingBytes += buffer.length;
         if (pendingBytes >= PART_BYTES) await flush();
       }
       if (uploadId) {

@@ -51,6 +51,14 @@ describe("S3-compatible storage (against the S3 stand-in on loopback)", () => {
     expect(storage.localPath()).toBeNull();
   });
 
+  test("text chunks (a generated export) are stored as their UTF-8 bytes", async () => {
+    const { bytes } = await storage.write("t/text.csv", Readable.from(["name,city\n", "Jürgen,Köln\n"]));
+    expect(bytes).toBe(Buffer.byteLength("name,city\nJürgen,Köln\n"));
+    let text = "";
+    for await (const chunk of await storage.read("t/text.csv")) text += chunk.toString();
+    expect(text).toBe("name,city\nJürgen,Köln\n");
+  });
+
   test("a 20 MB file goes up in parts and is committed under its key only", async () => {
     const { bytes } = await storage.write("t/big.bin", Readable.from(chunks(1024 * 1024, 20)));
     expect(bytes).toBe(20 * 1024 * 1024);

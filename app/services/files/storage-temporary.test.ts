@@ -6,7 +6,7 @@ import { CreateMultipartUploadCommand, ListObjectsV2Command, PutObjectCommand, S
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getEnv } from "~/env.server";
 import { temporaryUploadMaxAgeMs } from "~/utils/http-limits.server";
-import { startS3StandInWithUploads } from "../../../tests/support/s3-uploads-stand-in";
+import { startS3StandInWithUploads } from "../../../tests/support/s3-stand-in";
 import { removeStaleUploads } from "../platform/housekeeping.server";
 import { S3FileStorage } from "./storage-s3.server";
 import { FileTooLargeError, LocalFileStorage } from "./storage.server";

@@ -1,8 +1,34 @@
+// Plain JavaScript so both the tests and scripts/cluster.js (run by node, no build step) can start it.
+import { mkdtempSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { startS3StandIn } from "./s3-stand-in";
+import { tmpdir } from "node:os";
+import path from "node:path";
+// @ts-expect-error s3rver ships no types
+import S3rver from "s3rver";
 
-type Upload = { key: string; uploadId: string; initiated: Date };
+/** @typedef {import("../../app/services/files/storage-s3.server").S3Options} S3Options */
+
+/**
+ * A stand-in for Amazon S3: s3rver, an S3-compatible server, on a loopback port with a
+ * throw-away directory (or the given one). Tests point S3FileStorage at it exactly as production
+ * points at S3.
+ */
+export async function startS3StandIn(bucket = "remarket-test", directory = mkdtempSync(path.join(tmpdir(), "s3-stand-in-"))) {
+  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const { port } = /** @type {{ port: number }} */ (await server.run());
+  /** @type {S3Options} */
+  const options = {
+    bucket,
+    endpoint: `http://127.0.0.1:${port}`,
+    region: "us-east-1",
+    accessKeyId: "S3RVER",
+    secretAccessKey: "S3RVER",
+    forcePathStyle: true,
+  };
+  return { options, directory, close: () => /** @type {Promise<void>} */ (server.close()) };
+}
+
+/** @typedef {{ key: string; uploadId: string; initiated: Date }} Upload */
 
 /**
  * The S3 stand-in (s3rver) behind a small HTTP front that adds what s3rver lacks and S3 has:
@@ -10,10 +36,14 @@ type Upload = { key: string; uploadId: string; initiated: Date };
  * CompleteMultipartUpload pass through to know which uploads are open; everything else is
  * forwarded untouched (signatures included: the Host header is kept).
  */
-export async function startS3StandInWithUploads(bucket = "remarket-uploads-test") {
-  const inner = await startS3StandIn(bucket);
-  const target = new URL(inner.options.endpoint!);
-  const uploads = new Map<string, Upload>();
+export async function startS3StandInWithUploads(
+  bucket = "remarket-uploads-test",
+  directory = mkdtempSync(path.join(tmpdir(), "s3-stand-in-")),
+) {
+  const inner = await startS3StandIn(bucket, directory);
+  const target = new URL(/** @type {string} */ (inner.options.endpoint));
+  /** @type {Map<string, Upload>} */
+  const uploads = new Map();
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://stand-in");
@@ -46,8 +76,9 @@ export async function startS3StandInWithUploads(bucket = "remarket-uploads-test"
     const forwarded = http.request(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        /** @type {Buffer[]} */
+        const chunks = [];
+        answer.on("data", (/** @type {Buffer} */ chunk) => chunks.push(chunk));
         answer.on("end", () => {
           const body = Buffer.concat(chunks);
           if (req.method === "POST" && url.searchParams.has("uploads") && answer.statusCode === 200) {
@@ -63,8 +94,8 @@ export async function startS3StandInWithUploads(bucket = "remarket-uploads-test"
     forwarded.on("error", (error) => res.destroy(error));
     req.pipe(forwarded);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
+  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
 
   return {
     options: { ...inner.options, endpoint: `http://127.0.0.1:${port}` },
@@ -77,6 +108,7 @@ export async function startS3StandInWithUploads(bucket = "remarket-uploads-test"
   };
 }
 
-function escapeXml(text: string) {
+/** @param {string} text */
+function escapeXml(text) {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }

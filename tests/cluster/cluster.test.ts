@@ -1,0 +1,152 @@
+import autocannon, { type Result } from "autocannon";
+import { rmSync } from "node:fs";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { startCluster } from "../../scripts/cluster.js";
+
+// Issue 18: two web instances and two workers on one PostgreSQL database and the S3 stand-in,
+// behind HAProxy (scripts/cluster.js), proven together. Runs in .ci/run's PostgreSQL part
+// (vitest.cluster.config.ts), alone: it starts and stops processes and loads the machine.
+
+type Cluster = Awaited<ReturnType<typeof startCluster>>;
+let cluster: Cluster;
+
+beforeAll(async () => {
+  cluster = await startCluster({ web: 2, workers: 2, dir: `data/cluster-test-${process.pid}` });
+}, 300_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  // Each process's log stays in <dir>/logs when a test failed, to read; a passing run leaves nothing.
+  if (cluster && !failed) rmSync(cluster.dir, { recursive: true, force: true });
+}, 60_000);
+
+let failed = false;
+afterEach((context) => {
+  if (context.task.result?.state === "fail") failed = true;
+});
+
+const direct = (index: number) => `http://127.0.0.1:${cluster.webs[index].port}`;
+
+/** "Try the demo" as a browser presses it, against `base`: the one-time token from the sign-in page, then the POST. */
+async function formToken(base: string) {
+  const login = await (await fetch(`${base}/auth/login`)).text();
+  const token = /name="_formToken" value="([^"]+)"/.exec(login)?.[1];
+  if (!token) throw new Error("no form token on /auth/login");
+  return token;
+}
+
+async function pressTryTheDemo(base: string, token: string) {
+  const response = await fetch(`${base}/auth/demo`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base },
+    body: new URLSearchParams({ _formToken: token }),
+  });
+  expect(response.status, "the demo signs in with a redirect").toBe(302);
+  const session = response.headers.getSetCookie().find((c) => c.startsWith("__session="));
+  if (!session) throw new Error(`no session cookie (${response.status})`);
+  return session.split(";")[0];
+}
+
+async function signedInEmail(base: string, cookie: string) {
+  const page = (await (await fetch(`${base}/settings/account`, { headers: { cookie } })).text()).replaceAll("<!-- -->", "");
+  return /Signed in as ([^<\s]+@[^<\s]+?)\.</.exec(page)?.[1] ?? null;
+}
+
+async function apiToken(base: string) {
+  const response = await fetch(`${base}/api/auth/demo-user`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: "{}",
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+describe("a cluster behind HAProxy", () => {
+  test("one session browses pages answered by both web instances", async () => {
+    const cookie = await pressTryTheDemo(cluster.url, await formToken(cluster.url));
+    const answeredBy = new Set<string>();
+    for (const page of ["/", "/remarket", "/customers", "/files", "/notifications", "/billing"]) {
+      const response = await fetch(`${cluster.url}${page}`, { headers: { cookie }, redirect: "manual" });
+      expect(response.status, page).toBe(200);
+      answeredBy.add(response.headers.get("x-remarket-instance") ?? "?");
+    }
+    expect([...answeredBy].sort()).toEqual(["web-1", "web-2"]);
+  });
+
+  test("a file uploaded through one instance is processed by a worker and its report served by the other", async () => {
+    const token = await apiToken(cluster.url);
+    const auth = { Authorization: `Bearer ${token}` };
+    const csv = ["policy_number,premium,state", ...Array.from({ length: 200 }, (_, i) => `P${1000 + i},${500 + i},IL`)].join("\n");
+    const form = new FormData();
+    form.set("domain", "policies");
+    form.set("file", new Blob([csv], { type: "text/csv" }), "cluster-upload.csv");
+    const uploaded = await fetch(`${direct(0)}/api/files`, { method: "POST", headers: auth, body: form });
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.headers.get("x-remarket-instance")).toBe("web-1");
+    const { fileId } = ((await uploaded.json()) as { data: { fileId: string } }).data;
+
+    let report = null as { data?: { report?: unknown } } | null;
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const answer = await fetch(`${direct(1)}/api/files/eda-report?fileId=${fileId}`, { headers: auth });
+      expect(answer.headers.get("x-remarket-instance")).toBe("web-2");
+      if (answer.status === 200) {
+        report = (await answer.json()) as typeof report;
+        if (report?.data?.report) break;
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(report?.data?.report, "the report, made by a worker, read through the other instance").toBeTruthy();
+    // 200 data rows under the header, as uploaded.
+    expect(JSON.stringify(report)).toContain('"rows":200');
+  }, 90_000);
+
+  test("the sign-in limit counts attempts made at either instance", async () => {
+    const email = `cluster-limit-${Date.now()}@example.test`;
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const response = await fetch(`${direct(attempt % 2)}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email, password: "not-the-password" }),
+      });
+      statuses.push(response.status);
+    }
+    // Five refusals shared by the two instances (RATE_LIMIT_LOGIN_PER_EMAIL_IP), then the limit.
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  }, 90_000);
+
+  test("a one-time form token replayed against the other instance applies once", async () => {
+    const token = await formToken(direct(0));
+    const first = await pressTryTheDemo(direct(0), token);
+    const replay = await pressTryTheDemo(direct(1), token);
+    const [firstEmail, replayEmail] = [await signedInEmail(direct(0), first), await signedInEmail(direct(1), replay)];
+    expect(firstEmail).toMatch(/@demo\.remarket\.test$/);
+    // The replay signed into the demo agency the first press made, instead of making a second one.
+    expect(replayEmail).toBe(firstEmail);
+  });
+
+  test("a rolling restart of both web instances under steady load fails no request", async () => {
+    const cookie = await pressTryTheDemo(cluster.url, await formToken(cluster.url));
+    let finished: (result: Result) => void = () => {};
+    const done = new Promise<Result>((resolve) => (finished = resolve));
+    const load = autocannon({ url: `${cluster.url}/`, connections: 16, duration: 1_000, headers: { cookie } }, (error, result) => {
+      if (error) throw error;
+      finished(result);
+    });
+    await new Promise((r) => setTimeout(r, 2_000));
+    await cluster.restartWeb(0);
+    await cluster.restartWeb(1);
+    await new Promise((r) => setTimeout(r, 1_000));
+    load.stop();
+    const result = await done;
+    console.info(
+      `rolling restart under load: ${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} time-outs, p99 ${result.latency.p99} ms`,
+    );
+    expect(result.requests.total).toBeGreaterThan(100);
+    expect(result.errors + result.timeouts).toBe(0);
+    expect(result.non2xx).toBe(0);
+  }, 180_000);
+});

@@ -22,7 +22,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /**
  * @typedef {{ name: string; port: number | null; metricsPort: number; child: import("node:child_process").ChildProcess;
  *   exited: Promise<unknown> }} Member
- * @typedef {{ web?: number; workers?: number; port?: number; dir?: string; build?: boolean; env?: Record<string, string> }} ClusterOptions
+ * @typedef {{ web?: number; workers?: number; port?: number; dir?: string; build?: boolean; testRoutes?: boolean; env?: Record<string, string> }} ClusterOptions
  */
 
 /** Starts the whole cluster and resolves once the balancer answers through every web instance. */
@@ -41,7 +41,8 @@ export async function startCluster(/** @type {ClusterOptions} */ options = {}) {
     const built = spawnSync(path.join(ROOT, "node_modules/.bin/remix"), ["build"], {
       cwd: ROOT,
       stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, NODE_ENV: "production", BUILD_DIR: buildDir },
+      // testRoutes: the fixtures route the tests set agencies up with (never in an operator's cluster).
+      env: { ...process.env, NODE_ENV: "production", BUILD_DIR: buildDir, BUILD_TEST_ROUTES: options.testRoutes ? "true" : "false" },
     });
     if (built.status !== 0) throw new Error("remix build failed");
   }

@@ -1,4 +1,5 @@
 import autocannon, { type Result } from "autocannon";
+import pg from "pg";
 import { rmSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { startCluster } from "../../scripts/cluster.js";
@@ -8,10 +9,19 @@ import { startCluster } from "../../scripts/cluster.js";
 // (vitest.cluster.config.ts), alone: it starts and stops processes and loads the machine.
 
 type Cluster = Awaited<ReturnType<typeof startCluster>>;
+const PASSWORD = "cluster-pass-1234";
 let cluster: Cluster;
 
 beforeAll(async () => {
-  cluster = await startCluster({ web: 2, workers: 2, dir: `data/cluster-test-${process.pid}` });
+  cluster = await startCluster({
+    web: 2,
+    workers: 2,
+    dir: `data/cluster-test-${process.pid}`,
+    testRoutes: true,
+    // Fixtures for the import test; a short lease so the surviving worker reclaims a killed one's job
+    // within seconds, and small batches so the kill lands between checkpoints.
+    env: { ENABLE_TEST_FIXTURES: "true", JOB_LEASE_MS: "3000", IMPORT_BATCH_SIZE: "200" },
+  });
 }, 300_000);
 
 afterAll(async () => {
@@ -127,6 +137,97 @@ describe("a cluster behind HAProxy", () => {
     // The replay signed into the demo agency the first press made, instead of making a second one.
     expect(replayEmail).toBe(firstEmail);
   });
+
+  test("kill -9 of the worker running an import: the other worker resumes it after the lease, and the result equals one clean run", async () => {
+    const POLICIES = 12_000;
+    const fixture = async (body: Record<string, unknown>) => {
+      const response = await fetch(`${cluster.url}/api/test-fixtures`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(response.ok, await response.clone().text()).toBe(true);
+      return response.json() as Promise<Record<string, unknown>>;
+    };
+    type State = {
+      run: {
+        status: string;
+        checkpoint: number;
+        rowsRead: number;
+        rowsImported: number;
+        rowsRejected: number;
+        rowsFiltered: number;
+      } | null;
+      counts: unknown;
+      digest: string;
+    };
+    const waitForState = async (tenantId: string, connectionId: string, until: (s: State) => boolean) => {
+      const deadline = Date.now() + 150_000;
+      for (;;) {
+        const state = (await fixture({ fixture: "connection-state", tenantId, connectionId })) as State;
+        if (until(state)) return state;
+        if (Date.now() > deadline) throw new Error(`timed out; last state ${JSON.stringify(state.run)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const startImport = async (email: string, connectionId: string) => {
+      const login = await fetch(`${cluster.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
+      const { access_token } = (await login.json()) as { access_token: string };
+      const started = await fetch(`${cluster.url}/api/connections/start-etl/${connectionId}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${access_token}`, "Content-Type": "application/json" },
+        body: "{}",
+      });
+      expect(started.status, await started.clone().text()).toBeLessThan(300);
+    };
+    const agency = async (name: string) => {
+      const email = `cluster-${name}-${Date.now()}@example.test`;
+      const made = await fixture({ email, password: PASSWORD });
+      const { connectionId } = await fixture({ fixture: "ready-connection", tenantId: made.tenantId, policies: POLICIES, seed: 11 });
+      return { email, tenantId: made.tenantId as string, connectionId: connectionId as string };
+    };
+    const crashed = await agency("crashed");
+    const clean = await agency("clean");
+
+    await startImport(crashed.email, crashed.connectionId);
+    const midway = await waitForState(crashed.tenantId, crashed.connectionId, (s) => s.run?.status === "running" && s.run.checkpoint > 0);
+    expect(midway.run!.checkpoint).toBeLessThan(POLICIES);
+    // The worker holding the import's job: its id starts with its process id (app/services/platform/jobs.server.ts).
+    const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await db.connect();
+    const held = await db.query<{ locked_by: string }>("select locked_by from jobs where status = 'running' and tenant_id = $1", [
+      crashed.tenantId,
+    ]);
+    await db.end();
+    const holder = cluster.workers.findIndex((w) => held.rows.some((r) => r.locked_by.startsWith(`worker-${w.child.pid}-`)));
+    expect(holder, `a worker of the cluster holds the job (${JSON.stringify(held.rows)})`).toBeGreaterThanOrEqual(0);
+    cluster.workers[holder].child.kill("SIGKILL");
+    await cluster.workers[holder].exited;
+
+    const resumed = await waitForState(
+      crashed.tenantId,
+      crashed.connectionId,
+      (s) => s.run?.status === "succeeded" || s.run?.status === "failed",
+    );
+    expect(resumed.run!.status).toBe("succeeded");
+    cluster.restartWorker(holder);
+
+    await startImport(clean.email, clean.connectionId);
+    const reference = await waitForState(
+      clean.tenantId,
+      clean.connectionId,
+      (s) => s.run?.status === "succeeded" || s.run?.status === "failed",
+    );
+    expect(reference.run!.status).toBe("succeeded");
+    expect(resumed.counts).toEqual(reference.counts);
+    expect(resumed.digest).toBe(reference.digest);
+    for (const k of ["rowsRead", "rowsImported", "rowsRejected", "rowsFiltered"] as const) expect(resumed.run![k]).toBe(reference.run![k]);
+    expect(resumed.run!.rowsRead).toBe(POLICIES);
+  }, 240_000);
 
   test("a rolling restart of both web instances under steady load fails no request", async () => {
     const cookie = await pressTryTheDemo(cluster.url, await formToken(cluster.url));

@@ -6,6 +6,10 @@ const messages: Record<number, { title: string; body: string }> = {
   404: { title: "Page not found", body: "The page or record you asked for does not exist, or it belongs to another agency." },
   409: { title: "Already in progress", body: "This was submitted already. Please wait a moment and refresh." },
   429: { title: "Too many attempts", body: "Please wait a few minutes and try again." },
+  503: {
+    title: "Remarket is briefly unavailable",
+    body: "We cannot reach our database just now. Nothing you saved is lost; please try again in a minute.",
+  },
 };
 
 /** Calm 4xx and 500 pages; the raw error is logged on the server, never shown. */

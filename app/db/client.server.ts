@@ -69,6 +69,9 @@ async function openPostgres(url: string): Promise<Opened> {
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10) });
+  // An idle connection dropped by the server (a restart, a failover) is reported here; unheard, the
+  // event would end the process. The pool replaces the connection on the next query.
+  pool.on("error", (error) => console.error("[db] an idle PostgreSQL connection failed:", error.message));
   const db = drizzle(pool, { schema, logger: sqlFileLogger(getEnv().SQL_LOG_FILE) });
   const client = await pool.connect();
   try {

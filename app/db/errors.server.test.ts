@@ -4,7 +4,7 @@ import { handleError } from "~/entry.server";
 import { asServiceError } from "~/services/platform/errors.server";
 import { jsonRoute } from "~/utils/api.server";
 import { getDb } from "./client.server";
-import { describeError, isDataException, sqlStateOf } from "./errors.server";
+import { describeError, isDataException, isDatabaseUnavailable, sqlStateOf } from "./errors.server";
 
 // Issue 12 §3: a NUL from a query string made PostgreSQL fail the statement, which landed in the
 // log whole, with the user's values. A data exception is a 400, and logs carry no SQL or values.
@@ -67,5 +67,36 @@ describe("database data exceptions", () => {
   test("other errors are not dressed up as input errors", () => {
     expect(asServiceError(new Error("boom"))).toBeNull();
     expect(describeError(new Error("boom"))).toBeInstanceOf(Error);
+  });
+});
+
+describe("the database out of reach", () => {
+  const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+  test.each([
+    ["a refused connection", refused],
+    ["both addresses refused (AggregateError)", Object.assign(new AggregateError([refused, refused], ""), { code: "ECONNREFUSED" })],
+    ["under Drizzle's wrapper", Object.assign(new Error("Failed query: select 1"), { cause: refused })],
+    ["PostgreSQL shutting down (57P01)", Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" })],
+    ["PostgreSQL starting up (57P03)", Object.assign(new Error("the database system is starting up"), { code: "57P03" })],
+    ["a connection exception (08006)", Object.assign(new Error("connection failure"), { code: "08006" })],
+    ["node-postgres's dropped connection", new Error("Connection terminated unexpectedly")],
+    ["the pool's connect time-out", new Error("timeout exceeded when trying to connect")],
+  ])("%s is unavailability", (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  test.each([
+    ["a data exception", Object.assign(new Error("invalid byte sequence"), { code: "22021" })],
+    ["a unique violation", Object.assign(new Error("duplicate key"), { code: "23505" })],
+    ["a programming error", new TypeError("Cannot read properties of undefined")],
+    ["not an error", "ECONNREFUSED"],
+  ])("%s is not", (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+
+  test("services answer it as a 503 to retry, not a 500", () => {
+    const answer = asServiceError(Object.assign(new Error("Failed query"), { cause: refused }));
+    expect(answer?.status).toBe(503);
+    expect(answer?.message).toBe("Remarket cannot reach its database at the moment. Please try again in a minute.");
   });
 });

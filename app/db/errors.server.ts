@@ -26,6 +26,25 @@ export function isDataException(error: unknown) {
   return sqlStateOf(error)?.startsWith("22") ?? false;
 }
 
+// Node's socket errors and PostgreSQL's "cannot serve now" states (class 08 connection exception,
+// 57P01-57P03 shutdown and start-up), and node-postgres's own words when a connection drops.
+const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "57P01", "57P02", "57P03"]);
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i;
+
+/** The database could not be reached (stopped, restarting, network): a 503 to retry, not a fault of the request. */
+export function isDatabaseUnavailable(error: unknown) {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
+    if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true;
+    // AggregateError (a connection refused on both IPv4 and IPv6) keeps its causes in `errors`.
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e))) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /**
  * `error` fit for the log: a database error becomes its SQLSTATE, the names of the table, column
  * and constraint and the caller's stack, never the statement, its parameters or PostgreSQL's

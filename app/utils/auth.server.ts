@@ -1,5 +1,6 @@
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { getDb } from "~/db/client.server";
+import { isDatabaseUnavailable } from "~/db/errors.server";
 import type { AuthedUser } from "~/services/identity/accounts.server";
 import type { TenantContext } from "~/services/platform/context.server";
 import { createLoginSession, resolveSession, revokeSession, type SessionUser } from "~/services/identity/login-sessions.server";
@@ -16,7 +17,18 @@ export function getAuth(request: Request, context: AppLoadContext): Promise<Sess
 async function readAuth(request: Request) {
   const token = await getCookies().sessionCookie.parse(request.headers.get("Cookie"));
   if (typeof token !== "string" || !token) return null;
-  return resolveSession(await getDb(), token);
+  try {
+    return await resolveSession(await getDb(), token);
+  } catch (error) {
+    // The session lookup is every signed-in page's first query: with the database away, a calm 503.
+    if (isDatabaseUnavailable(error)) throw databaseUnavailableResponse();
+    throw error;
+  }
+}
+
+/** What a page or form answers while the database cannot be reached: the error page's 503, retry in a moment. */
+export function databaseUnavailableResponse() {
+  return data("Remarket cannot reach its database at the moment.", { status: 503, headers: { "Retry-After": "15" } });
 }
 
 /** The signed-in user, or a redirect to /auth/login that comes back here afterwards. */

@@ -1,5 +1,6 @@
 import autocannon, { type Result } from "autocannon";
 import pg from "pg";
+import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { startCluster } from "../../scripts/cluster.js";
@@ -34,6 +35,16 @@ let failed = false;
 afterEach((context) => {
   if (context.task.result?.state === "fail") failed = true;
 });
+
+/** Stops or starts the PostgreSQL server DATABASE_URL points at (Debian's cluster, as scripts/with-postgres.sh runs it). */
+async function postgres(action: "stop" | "start") {
+  const port = new URL(process.env.DATABASE_URL!).port || "5432";
+  const clusters = execFileSync("pg_lsclusters", ["-h"], { encoding: "utf8" });
+  const line = clusters.split("\n").find((l) => l.split(/\s+/)[2] === port);
+  if (!line) throw new Error(`no PostgreSQL cluster on port ${port}:\n${clusters}`);
+  const [version, name] = line.split(/\s+/);
+  execFileSync("pg_ctlcluster", [version, name, action, ...(action === "stop" ? ["-m", "fast"] : [])], { stdio: "inherit" });
+}
 
 const direct = (index: number) => `http://127.0.0.1:${cluster.webs[index].port}`;
 
@@ -228,6 +239,98 @@ describe("a cluster behind HAProxy", () => {
     for (const k of ["rowsRead", "rowsImported", "rowsRejected", "rowsFiltered"] as const) expect(resumed.run![k]).toBe(reference.run![k]);
     expect(resumed.run!.rowsRead).toBe(POLICIES);
   }, 240_000);
+
+  test("PostgreSQL stopped for 10 s under load: calm 503s and /readyz 503, no crash, and everything recovers by itself with no lost job", async () => {
+    const cookie = await pressTryTheDemo(cluster.url, await formToken(cluster.url));
+    const token = await apiToken(cluster.url);
+    // A job in the queue as the database goes: a file to profile.
+    const form = new FormData();
+    form.set("domain", "customers");
+    form.set(
+      "file",
+      new Blob([["name,state", ...Array.from({ length: 50 }, (_, i) => `Customer ${i},IL`)].join("\n")], { type: "text/csv" }),
+      "outage.csv",
+    );
+    const uploaded = await fetch(`${direct(0)}/api/files`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: form });
+    expect(uploaded.status).toBe(201);
+    const { fileId } = ((await uploaded.json()) as { data: { fileId: string } }).data;
+
+    const seen = new Map<string, number>();
+    const note = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1);
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        for (const i of [0, 1]) {
+          const page = await fetch(`${direct(i)}/`, { headers: { cookie }, redirect: "manual" }).catch(() => null);
+          if (!page) note("page: no answer");
+          else {
+            const body = await page.text();
+            note(`page: ${page.status}`);
+            if (page.status === 503 && body.includes("Remarket is briefly unavailable")) note("page: calm 503");
+          }
+          const ready = await fetch(`${direct(i)}/readyz`).catch(() => null);
+          note(`readyz: ${ready?.status ?? "no answer"}`);
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
+    const load = autocannon({ url: `${direct(0)}/`, connections: 8, duration: 30, headers: { cookie } }, () => {});
+
+    await postgres("stop");
+    await new Promise((r) => setTimeout(r, 10_000));
+    const outage = new Map(seen);
+    seen.clear();
+    await postgres("start");
+
+    // Recovery by itself: both instances ready and serving again within 30 s.
+    const deadline = Date.now() + 30_000;
+    let recovered = false;
+    while (!recovered && Date.now() < deadline) {
+      const answers = await Promise.all(
+        [0, 1].map((i) =>
+          fetch(`${direct(i)}/`, { headers: { cookie }, redirect: "manual" }).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        ),
+      );
+      const ready = await Promise.all(
+        [0, 1].map((i) =>
+          fetch(`${direct(i)}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        ),
+      );
+      recovered = [...answers, ...ready].every((status) => status === 200);
+      if (!recovered) await new Promise((r) => setTimeout(r, 500));
+    }
+    sampling = false;
+    await sampler;
+    load.stop();
+    console.info(`while PostgreSQL was stopped: ${JSON.stringify(Object.fromEntries(outage))}`);
+
+    expect(recovered, "both instances ready and serving within 30 s of PostgreSQL's return").toBe(true);
+    expect(outage.get("page: calm 503") ?? 0, "the calm 503 page while the database was away").toBeGreaterThan(0);
+    expect(outage.get("readyz: 503") ?? 0).toBeGreaterThan(0);
+    expect(outage.get("page: 500") ?? 0, "no 500 page").toBe(0);
+    expect(outage.get("page: no answer") ?? 0, "no dropped connection").toBe(0);
+    for (const member of [...cluster.webs, ...cluster.workers]) expect(member.child.exitCode, `${member.name} is still running`).toBeNull();
+
+    // No lost job: the file queued as the database went is profiled, and no job failed for good.
+    let profiled = false;
+    for (const until = Date.now() + 60_000; !profiled && Date.now() < until;) {
+      const answer = await fetch(`${direct(1)}/api/files/eda-report?fileId=${fileId}`, { headers: { Authorization: `Bearer ${token}` } });
+      profiled = answer.status === 200 && Boolean(((await answer.json()) as { data?: { report?: unknown } }).data?.report);
+      if (!profiled) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(profiled, "the file queued before the outage was profiled").toBe(true);
+    const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await db.connect();
+    const failed = await db.query("select type, last_error from jobs where status = 'failed'");
+    await db.end();
+    expect(failed.rows).toEqual([]);
+  }, 180_000);
 
   test("a rolling restart of both web instances under steady load fails no request", async () => {
     const cookie = await pressTryTheDemo(cluster.url, await formToken(cluster.url));

@@ -1,4 +1,4 @@
-import { describeError, isDataException } from "~/db/errors.server";
+import { describeError, isDataException, isDatabaseUnavailable } from "~/db/errors.server";
 
 /**
  * A failure the user can act on: routes show `message` (on `field` when given) with `status`.
@@ -11,7 +11,7 @@ export class ServiceError extends Error {
 
   constructor(
     message: string,
-    readonly status: 400 | 403 | 404 | 409 | 410 | 422 | 429 = 400,
+    readonly status: 400 | 403 | 404 | 409 | 410 | 422 | 429 | 503 = 400,
     readonly field?: string,
     fieldErrors?: Record<string, string[]>,
   ) {
@@ -32,11 +32,13 @@ export function isServiceError(error: unknown): error is ServiceError {
 }
 
 /**
- * The user-facing form of `error`: a ServiceError as is, a value PostgreSQL refused (a data
- * exception: input the schemas should have cleaned) as a 400, anything else null (a 500).
+ * The user-facing form of `error`: a ServiceError as is, the database out of reach as a 503 to
+ * retry, a value PostgreSQL refused (a data exception: input the schemas should have cleaned) as a
+ * 400, anything else null (a 500).
  */
 export function asServiceError(error: unknown): ServiceError | null {
   if (isServiceError(error)) return error;
+  if (isDatabaseUnavailable(error)) return new ServiceError("Remarket cannot reach its database at the moment. Please try again in a minute.", 503);
   if (!isDataException(error)) return null;
   // Still worth a look (the schemas let it through), without the statement or the values.
   console.warn("[input] a value the database refused was answered with 400:", describeError(error));

@@ -227,8 +227,14 @@ export function startWorker(db: Db, options: WorkerOptions = {}) {
       });
       await completeJob(db, job, workerId);
     } catch (error) {
-      const final = await failJob(db, job, workerId, error);
-      console.error(`[jobs] ${job.type} ${job.id} attempt ${job.attempts} failed${final ? " for good" : ""}:`, describeError(error));
+      try {
+        const final = await failJob(db, job, workerId, error);
+        console.error(`[jobs] ${job.type} ${job.id} attempt ${job.attempts} failed${final ? " for good" : ""}:`, describeError(error));
+      } catch (recording) {
+        // The database is away (the failure was probably that too): the lease runs out and the job
+        // is claimed again once it is back, so nothing is lost.
+        console.error(`[jobs] ${job.type} ${job.id} failed and could not be recorded:`, describeError(error), describeError(recording));
+      }
     } finally {
       clearInterval(heartbeat);
     }

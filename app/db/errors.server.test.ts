@@ -76,7 +76,10 @@ describe("the database out of reach", () => {
     ["a refused connection", refused],
     ["both addresses refused (AggregateError)", Object.assign(new AggregateError([refused, refused], ""), { code: "ECONNREFUSED" })],
     ["under Drizzle's wrapper", Object.assign(new Error("Failed query: select 1"), { cause: refused })],
-    ["PostgreSQL shutting down (57P01)", Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" })],
+    [
+      "PostgreSQL shutting down (57P01)",
+      Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }),
+    ],
     ["PostgreSQL starting up (57P03)", Object.assign(new Error("the database system is starting up"), { code: "57P03" })],
     ["a connection exception (08006)", Object.assign(new Error("connection failure"), { code: "08006" })],
     ["node-postgres's dropped connection", new Error("Connection terminated unexpectedly")],

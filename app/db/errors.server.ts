@@ -28,8 +28,19 @@ export function isDataException(error: unknown) {
 
 // Node's socket errors and PostgreSQL's "cannot serve now" states (class 08 connection exception,
 // 57P01-57P03 shutdown and start-up), and node-postgres's own words when a connection drops.
-const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "57P01", "57P02", "57P03"]);
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i;
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P01",
+  "57P02",
+  "57P03",
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i;
 
 /** The database could not be reached (stopped, restarting, network): a 503 to retry, not a fault of the request. */
 export function isDatabaseUnavailable(error: unknown) {

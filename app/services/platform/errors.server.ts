@@ -38,7 +38,8 @@ export function isServiceError(error: unknown): error is ServiceError {
  */
 export function asServiceError(error: unknown): ServiceError | null {
   if (isServiceError(error)) return error;
-  if (isDatabaseUnavailable(error)) return new ServiceError("Remarket cannot reach its database at the moment. Please try again in a minute.", 503);
+  if (isDatabaseUnavailable(error))
+    return new ServiceError("Remarket cannot reach its database at the moment. Please try again in a minute.", 503);
   if (!isDataException(error)) return null;
   // Still worth a look (the schemas let it through), without the statement or the values.
   console.warn("[input] a value the database refused was answered with 400:", describeError(error));

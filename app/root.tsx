@@ -1,8 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
-import { GeneralErrorPage } from "~/components/error-page";
+import { ConnectionErrorPage, GeneralErrorPage } from "~/components/error-page";
+import { HeldSubmissionNotice } from "~/components/network-status";
 import { ProgressBar } from "~/components/progress-bar";
+import { RootShell } from "~/components/root-shell";
 import { ToastArea } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
 import { getShellData } from "~/services/identity/shell.server";
@@ -10,6 +12,7 @@ import { getCookies } from "~/sessions.server";
 import tailwind from "~/tailwind.css";
 import { getAuth } from "~/utils/auth.server";
 import { getTimeZone } from "~/utils/client-hints.server";
+import { isConnectionError } from "~/utils/network";
 import { randomToken } from "~/utils/crypto.server";
 import { useNonce } from "~/utils/nonce";
 import { readToast } from "~/utils/toast.server";
@@ -68,6 +71,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <ProgressBar />
         {children}
         <ToastArea toast={data?.toast ?? null} />
+        <HeldSubmissionNotice />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -79,8 +83,20 @@ export default function App() {
   return <Outlet />;
 }
 
+/**
+ * The root's own loader failed. When it is a lost request (a click-through whose data never
+ * came, after the retries), the root keeps its last data: the shell and its navigation stay and
+ * the page area shows the connection notice. Anything else is the calm error page.
+ */
 export function ErrorBoundary() {
   const error = useRouteError();
+  if (isConnectionError(error)) {
+    return (
+      <RootShell>
+        <ConnectionErrorPage />
+      </RootShell>
+    );
+  }
   if (!isRouteErrorResponse(error)) console.error(error);
   return <GeneralErrorPage error={error} />;
 }

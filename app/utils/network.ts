@@ -115,8 +115,7 @@ let nextId = 1;
 export function installNetworkHandling() {
   if (typeof window === "undefined" || "__remarketNetwork" in window) return;
   Object.defineProperty(window, "__remarketNetwork", { value: true });
-  nativeFetch = window.fetch.bind(window);
-  window.fetch = wrappedFetch;
+  window.fetch = wrapFetch(window.fetch.bind(window), window.location.origin);
   update({ browserOffline: !navigator.onLine });
   window.addEventListener("offline", () => update({ browserOffline: true }));
   window.addEventListener("online", () => update({ browserOffline: false }));
@@ -126,12 +125,16 @@ export function installNetworkHandling() {
   });
 }
 
-async function wrappedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  const url = new URL(input instanceof Request ? input.url : String(input), window.location.href);
-  // Other origins, and Request objects (their body can be read once), go through untouched.
-  if (url.origin !== window.location.origin || input instanceof Request) return nativeFetch(input, init);
-  const method = (init?.method ?? "GET").toUpperCase();
-  return method === "GET" || method === "HEAD" ? read(input, init) : submit(input, init);
+/** `fetch` with the rules above for requests to `origin`; others go through untouched. */
+export function wrapFetch(native: typeof fetch, origin: string): typeof fetch {
+  nativeFetch = native;
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), origin);
+    // Other origins, and Request objects (their body can be read once), go through untouched.
+    if (url.origin !== origin || input instanceof Request) return native(input, init);
+    const method = (init?.method ?? "GET").toUpperCase();
+    return method === "GET" || method === "HEAD" ? read(input, init) : submit(input, init);
+  };
 }
 
 async function read(input: RequestInfo | URL, init: RequestInit | undefined) {
@@ -163,6 +166,7 @@ async function submit(input: RequestInfo | URL, init: RequestInit | undefined) {
   const failFast = readField(init?.body, FAIL_FAST_FIELD) === "1";
   // The form this submission came from: the one submitted just before it.
   const owner = lastSubmit && Date.now() - lastSubmit.at < 2000 && lastSubmit.form.isConnected ? lastSubmit.form : null;
+  lastSubmit = null;
   let serverRetried = false;
   for (;;) {
     let response: Response;

@@ -165,7 +165,7 @@ export function FileUploadForm({
           data-testid="upload-interrupted"
           className="flex flex-wrap items-center justify-between gap-3 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-300 dark:bg-amber-950 dark:text-amber-100 dark:ring-amber-700"
         >
-          <p>Upload interrupted: Remarket could not be reached. Nothing half-stored; the upload starts again from the beginning.</p>
+          <p>Upload interrupted: Remarket could not be reached. Try again to start the upload again; the file will not be stored twice.</p>
           <Button type="button" variant="secondary" onClick={tryAgain}>
             Try again
           </Button>

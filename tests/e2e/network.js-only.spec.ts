@@ -26,6 +26,8 @@ async function failNext(page: Page, method: string, path: RegExp, mode: Mode) {
 }
 
 async function startDemo(page: Page) {
+  // A confirmation asked with the browser's own dialog is accepted, as the person would.
+  page.on("dialog", (dialog) => void dialog.accept());
   await page.goto("/auth/login");
   await page.getByRole("button", { name: "Try the demo" }).click();
   await expect(page.getByTestId("dashboard-title")).toContainText("(demo)");
@@ -50,7 +52,7 @@ async function expectUnread(page: Page, count: number) {
 
 const notice = (page: Page) => page.getByTestId("connection-notice");
 
-/** The worklist engineer's confirmation step, if this build asks before re-marketing. */
+/** A confirmation step before re-marketing, if this build asks for one (a dialog, or the browser's confirm). */
 async function confirmIfAsked(page: Page) {
   const dialog = page.getByRole("dialog");
   await expect(

@@ -1,8 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { GeneralErrorPage } from "~/components/error-page";
+import { HeldSubmissionNotice } from "~/components/network-status";
 import { ProgressBar } from "~/components/progress-bar";
+import { RootShell, useRootData } from "~/components/root-shell";
 import { ToastArea } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
 import { getShellData } from "~/services/identity/shell.server";
@@ -10,6 +12,7 @@ import { getCookies } from "~/sessions.server";
 import tailwind from "~/tailwind.css";
 import { getAuth } from "~/utils/auth.server";
 import { getTimeZone } from "~/utils/client-hints.server";
+import { isConnectionError } from "~/utils/network";
 import { randomToken } from "~/utils/crypto.server";
 import { useNonce } from "~/utils/nonce";
 import { readToast } from "~/utils/toast.server";
@@ -53,7 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const shouldRevalidate = () => true;
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const data = useRouteLoaderData<typeof loader>("root");
+  const data = useRootData();
   const nonce = useNonce();
   return (
     <html lang="en" className={data?.theme === "dark" ? "dark" : undefined}>
@@ -68,6 +71,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <ProgressBar />
         {children}
         <ToastArea toast={data?.toast ?? null} />
+        <HeldSubmissionNotice />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -79,10 +83,19 @@ export default function App() {
   return <Outlet />;
 }
 
+/**
+ * The root's own loader failed; on a click-through the root keeps its last data, so the shell and
+ * its navigation stay around the message. A lost request (a click-through whose data never came,
+ * after the retries) is the connection notice with "Try again", not a 500 page.
+ */
 export function ErrorBoundary() {
   const error = useRouteError();
-  if (!isRouteErrorResponse(error)) console.error(error);
-  return <GeneralErrorPage error={error} />;
+  if (!isConnectionError(error) && !isRouteErrorResponse(error)) console.error(error);
+  return (
+    <RootShell>
+      <GeneralErrorPage error={error} />
+    </RootShell>
+  );
 }
 
 // Dates are shown in the user's time zone: a cookie tells the server which one (UTC until known).

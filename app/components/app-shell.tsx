@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { FormToken } from "~/components/forms";
 import { InactivityModal } from "~/components/inactivity-modal";
+import { OfflineIndicator } from "~/components/network-status";
 import { Sidebar } from "~/components/sidebar";
 import { Form, Link, useLocation } from "@remix-run/react";
 
@@ -35,6 +36,7 @@ export function AppShell(props: ShellProps) {
           </span>
         </div>
         <div className="flex items-center gap-2">
+          <OfflineIndicator />
           <Link
             to="/notifications"
             className="relative rounded-md p-2 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"

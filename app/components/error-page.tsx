@@ -1,4 +1,6 @@
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { ConnectionErrorNotice } from "~/components/network-status";
+import { isConnectionError } from "~/utils/network";
 
 const messages: Record<number, { title: string; body: string }> = {
   400: { title: "That request could not be used", body: "Please check what you entered and try again." },
@@ -14,6 +16,8 @@ const messages: Record<number, { title: string; body: string }> = {
 
 /** Calm 4xx and 500 pages; the raw error is logged on the server, never shown. */
 export function GeneralErrorPage({ error }: { error: unknown }) {
+  // No answer at all is not a server error: say so, and offer the retry right here.
+  if (isConnectionError(error)) return <ConnectionErrorPage />;
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const known = messages[status];
   const title = known?.title ?? "Something went wrong on our side";
@@ -28,6 +32,16 @@ export function GeneralErrorPage({ error }: { error: unknown }) {
         Go to the dashboard
       </Link>
     </main>
+  );
+}
+
+/** A request that never got an answer, shown where the page would be. */
+export function ConnectionErrorPage() {
+  return (
+    <div className="mx-auto flex max-w-xl flex-col items-start gap-4 px-6 py-16" data-testid="connection-error">
+      <h1 className="text-2xl font-bold">No connection</h1>
+      <ConnectionErrorNotice />
+    </div>
   );
 }
 

@@ -4,6 +4,7 @@ import { FormToken } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { ErrorList, SelectField, type Option } from "~/components/ui/field";
 import { formatBytes } from "~/utils/date-time";
+import { SERVER_RETRY_MS, recordAnswer, recordFailure } from "~/utils/network";
 
 type Errors = Record<string, string[] | undefined>;
 type Progress = { sent: number; total: number };
@@ -29,6 +30,7 @@ export function FileUploadForm({
   const [progress, setProgress] = useState<Progress | null>(null);
   const [clientErrors, setClientErrors] = useState<Errors | null>(null);
   const [note, setNote] = useState<string | null>(null);
+  const [interrupted, setInterrupted] = useState<{ data: FormData; size: number; form: HTMLFormElement } | null>(null);
   const shown = clientErrors ?? errors ?? {};
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -36,16 +38,31 @@ export function FileUploadForm({
     const data = new FormData(event.currentTarget);
     const file = data.get("file");
     setNote(null);
+    setInterrupted(null);
     if (!(file instanceof File) || !file.name) return setClientErrors({ file: ["Choose a file to upload."] });
     if (file.size > maxBytes) return setClientErrors({ file: [`The file is larger than ${formatBytes(maxBytes)}.`] });
     setClientErrors({});
+    send(data, file.size, event.currentTarget, false);
+  }
+
+  /**
+   * One try of the upload. The same form data (and one-time token) goes again on a retry, so an
+   * upload whose answer was lost is stored once. Seed §9: a 5xx answer is tried once more after
+   * 1000 ms; no answer at all shows "Upload interrupted" with a retry that starts it again.
+   */
+  function send(data: FormData, size: number, form: HTMLFormElement, serverRetried: boolean) {
     const xhr = new XMLHttpRequest();
     xhrRef.current = xhr;
     xhr.open("POST", "/resources/files/upload");
     xhr.setRequestHeader("Accept", "application/json");
-    xhr.upload.onprogress = (e) => setProgress({ sent: e.loaded, total: e.lengthComputable ? e.total : file.size });
+    xhr.upload.onprogress = (e) => setProgress({ sent: e.loaded, total: e.lengthComputable ? e.total : size });
     xhr.onload = () => {
       xhrRef.current = null;
+      recordAnswer();
+      if (xhr.status >= 500 && !serverRetried) {
+        setTimeout(() => send(data, size, form, true), SERVER_RETRY_MS);
+        return;
+      }
       let body: { ok?: boolean; fieldErrors?: Errors; redirectTo?: string } = {};
       try {
         body = JSON.parse(xhr.responseText);
@@ -55,7 +72,7 @@ export function FileUploadForm({
       setProgress(null);
       if (xhr.status < 300 && body.ok) {
         // The response set the toast cookie; the list shows the new file.
-        (event.target as HTMLFormElement).reset();
+        form.reset();
         navigate(body.redirectTo ?? "/files?view=mine");
       } else {
         setClientErrors(body.fieldErrors ?? { file: ["The upload failed. Please try again."] });
@@ -63,16 +80,23 @@ export function FileUploadForm({
     };
     xhr.onerror = () => {
       xhrRef.current = null;
+      recordFailure();
       setProgress(null);
-      setClientErrors({ file: ["The upload failed. Check your connection and try again."] });
+      setInterrupted({ data, size, form });
     };
     xhr.onabort = () => {
       xhrRef.current = null;
       setProgress(null);
       setNote("Upload cancelled: nothing was stored.");
     };
-    setProgress({ sent: 0, total: file.size });
+    setProgress({ sent: 0, total: size });
     xhr.send(data);
+  }
+
+  function tryAgain() {
+    if (!interrupted) return;
+    setInterrupted(null);
+    send(interrupted.data, interrupted.size, interrupted.form, false);
   }
 
   const percent = progress && progress.total > 0 ? Math.floor((progress.sent / progress.total) * 100) : 0;
@@ -135,6 +159,18 @@ export function FileUploadForm({
       ) : (
         <Button type="submit">Upload</Button>
       )}
+      {interrupted ? (
+        <div
+          role="alert"
+          data-testid="upload-interrupted"
+          className="flex flex-wrap items-center justify-between gap-3 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-300 dark:bg-amber-950 dark:text-amber-100 dark:ring-amber-700"
+        >
+          <p>Upload interrupted: Remarket could not be reached. Try again to start the upload again; the file will not be stored twice.</p>
+          <Button type="button" variant="secondary" onClick={tryAgain}>
+            Try again
+          </Button>
+        </div>
+      ) : null}
       {note ? (
         <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
           {note}

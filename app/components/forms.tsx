@@ -1,5 +1,6 @@
 import { Form, useRouteLoaderData, type FormProps } from "@remix-run/react";
 import { forwardRef, useState } from "react";
+import { InlineRetryNotice } from "~/components/network-status";
 import type { loader as rootLoader } from "~/root";
 
 /** Name of the hidden one-time token field (kept in sync with services/platform/idempotency.server.ts). */
@@ -15,11 +16,16 @@ export function FormToken() {
   return <input type="hidden" name={FORM_TOKEN_FIELD} value={data.formToken} />;
 }
 
-/** A POST form that works without JavaScript and carries the one-time token. */
+/**
+ * A POST form that works without JavaScript and carries the one-time token. With JavaScript, a
+ * submission that gets no answer shows the connection notice at the top of the form, with a
+ * "Try again" that sends the same submission (same token) again.
+ */
 export const PostForm = forwardRef<HTMLFormElement, Omit<FormProps, "method">>(function PostForm({ children, ...props }, ref) {
   return (
     <Form method="post" ref={ref} {...props}>
       <FormToken />
+      <InlineRetryNotice />
       {children}
     </Form>
   );

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { FormToken } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/utils/cn";
+import { FAIL_FAST_FIELD } from "~/utils/network";
 import { useHydrated } from "~/utils/use-hydrated";
 
 export type NotificationItem = {
@@ -84,6 +85,8 @@ export function NotificationCard({ notification: n, redirectTo }: { notification
           <input type="hidden" name="id" value={n.id} />
           {/* Only once hydrated: without JavaScript the same form is a plain POST that redirects back. */}
           {hydrated ? <input type="hidden" name="via" value="fetcher" /> : null}
+          {/* Seed §9: a lost mark-as-read is not held for "Try again"; the list is re-read instead. */}
+          {hydrated ? <input type="hidden" name={FAIL_FAST_FIELD} value="1" /> : null}
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <Button type="submit" variant="secondary" pending={fetcher.state !== "idle"} disabled={phase !== "shown"}>
             Mark as read

@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ClientActionFunctionArgs } from "@remix-run/react";
 import { data, redirect } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { z } from "zod";
@@ -18,6 +19,7 @@ import { requireTenantContext } from "~/utils/auth.server";
 import { getTimeZone } from "~/utils/client-hints.server";
 import { dayKey, dayLabel, formatCardDate } from "~/utils/date-time";
 import { applyFormOnce } from "~/utils/forms.server";
+import { isConnectionError } from "~/utils/network";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { safeRedirect } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -92,6 +94,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   // The fetcher fades the card out itself; a plain form comes back to the list without it.
   return input.via === "fetcher" ? data({ ok: true }) : redirect(back);
+}
+
+/**
+ * Seed §9 failed mark-as-read: re-read the list, no message. The card's request is marked to
+ * fail at once (not held for a retry), and a lost answer comes back as `{ ok: false }`, which the
+ * card answers by re-reading the list: the card stays if it was not marked, goes if it was.
+ */
+export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  try {
+    return await serverAction<typeof action>();
+  } catch (error) {
+    if (isConnectionError(error)) return { ok: false };
+    throw error;
+  }
 }
 
 /** Keep the card on screen while it fades: the list is re-read after the fade instead. */

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet, useRouteLoaderData } from "@remix-run/react";
-import { AppShell } from "~/components/app-shell";
-import type { loader as rootLoader } from "~/root";
+import { Outlet } from "@remix-run/react";
+import { RouteErrorBoundary } from "~/components/error-page";
+import { RootShell } from "~/components/root-shell";
 import { requireAuth } from "~/utils/auth.server";
 
 /** Every page inside the shell needs a signed-in user. */
@@ -11,22 +11,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function AppLayout() {
-  const root = useRouteLoaderData<typeof rootLoader>("root");
-  if (!root?.user || !root.tenant || !root.shell) return <Outlet />;
   return (
-    <AppShell
-      user={root.user}
-      tenant={root.tenant}
-      showDemo={root.showDemo}
-      paid={root.shell.paid}
-      unpaidReason={root.shell.unpaidReason}
-      isStaff={root.shell.isStaff}
-      unreadNotifications={root.shell.unreadNotifications}
-      theme={root.theme}
-      idleExpiresInMs={root.idleExpiresInMs}
-      year={root.year}
-    >
+    <RootShell>
       <Outlet />
-    </AppShell>
+    </RootShell>
+  );
+}
+
+/** A page without its own boundary: the error shows inside the shell, navigation kept. */
+export function ErrorBoundary() {
+  return (
+    <RootShell>
+      <RouteErrorBoundary />
+    </RootShell>
   );
 }

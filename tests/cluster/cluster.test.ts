@@ -3,6 +3,7 @@ import pg from "pg";
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { agencyReadyToImport, finished, formToken, pressTryTheDemo, startImport, waitForImport } from "../../scripts/cluster-client.js";
 import { startCluster } from "../../scripts/cluster.js";
 
 // Issue 18: two web instances and two workers on one PostgreSQL database and the S3 stand-in,
@@ -10,7 +11,6 @@ import { startCluster } from "../../scripts/cluster.js";
 // (vitest.cluster.config.ts), alone: it starts and stops processes and loads the machine.
 
 type Cluster = Awaited<ReturnType<typeof startCluster>>;
-const PASSWORD = "cluster-pass-1234";
 let cluster: Cluster;
 
 beforeAll(async () => {
@@ -47,27 +47,6 @@ async function postgres(action: "stop" | "start") {
 }
 
 const direct = (index: number) => `http://127.0.0.1:${cluster.webs[index].port}`;
-
-/** "Try the demo" as a browser presses it, against `base`: the one-time token from the sign-in page, then the POST. */
-async function formToken(base: string) {
-  const login = await (await fetch(`${base}/auth/login`)).text();
-  const token = /name="_formToken" value="([^"]+)"/.exec(login)?.[1];
-  if (!token) throw new Error("no form token on /auth/login");
-  return token;
-}
-
-async function pressTryTheDemo(base: string, token: string) {
-  const response = await fetch(`${base}/auth/demo`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base },
-    body: new URLSearchParams({ _formToken: token }),
-  });
-  expect(response.status, "the demo signs in with a redirect").toBe(302);
-  const session = response.headers.getSetCookie().find((c) => c.startsWith("__session="));
-  if (!session) throw new Error(`no session cookie (${response.status})`);
-  return session.split(";")[0];
-}
 
 async function signedInEmail(base: string, cookie: string) {
   const page = (await (await fetch(`${base}/settings/account`, { headers: { cookie } })).text()).replaceAll("<!-- -->", "");
@@ -151,61 +130,11 @@ describe("a cluster behind HAProxy", () => {
 
   test("kill -9 of the worker running an import: the other worker resumes it after the lease, and the result equals one clean run", async () => {
     const POLICIES = 12_000;
-    const fixture = async (body: Record<string, unknown>) => {
-      const response = await fetch(`${cluster.url}/api/test-fixtures`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      expect(response.ok, await response.clone().text()).toBe(true);
-      return response.json() as Promise<Record<string, unknown>>;
-    };
-    type State = {
-      run: {
-        status: string;
-        checkpoint: number;
-        rowsRead: number;
-        rowsImported: number;
-        rowsRejected: number;
-        rowsFiltered: number;
-      } | null;
-      counts: unknown;
-      digest: string;
-    };
-    const waitForState = async (tenantId: string, connectionId: string, until: (s: State) => boolean) => {
-      const deadline = Date.now() + 150_000;
-      for (;;) {
-        const state = (await fixture({ fixture: "connection-state", tenantId, connectionId })) as State;
-        if (until(state)) return state;
-        if (Date.now() > deadline) throw new Error(`timed out; last state ${JSON.stringify(state.run)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
-    const startImport = async (email: string, connectionId: string) => {
-      const login = await fetch(`${cluster.url}/api/auth/login`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ email, password: PASSWORD }),
-      });
-      const { access_token } = (await login.json()) as { access_token: string };
-      const started = await fetch(`${cluster.url}/api/connections/start-etl/${connectionId}`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${access_token}`, "Content-Type": "application/json" },
-        body: "{}",
-      });
-      expect(started.status, await started.clone().text()).toBeLessThan(300);
-    };
-    const agency = async (name: string) => {
-      const email = `cluster-${name}-${Date.now()}@example.test`;
-      const made = await fixture({ email, password: PASSWORD });
-      const { connectionId } = await fixture({ fixture: "ready-connection", tenantId: made.tenantId, policies: POLICIES, seed: 11 });
-      return { email, tenantId: made.tenantId as string, connectionId: connectionId as string };
-    };
-    const crashed = await agency("crashed");
-    const clean = await agency("clean");
+    const crashed = await agencyReadyToImport(cluster.url, "crashed", POLICIES);
+    const clean = await agencyReadyToImport(cluster.url, "clean", POLICIES);
 
-    await startImport(crashed.email, crashed.connectionId);
-    const midway = await waitForState(crashed.tenantId, crashed.connectionId, (s) => s.run?.status === "running" && s.run.checkpoint > 0);
+    await startImport(cluster.url, crashed);
+    const midway = await waitForImport(cluster.url, crashed, (s) => s.run?.status === "running" && s.run.checkpoint > 0);
     expect(midway.run!.checkpoint).toBeLessThan(POLICIES);
     // The worker holding the import's job: its id starts with its process id (app/services/platform/jobs.server.ts).
     const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
@@ -219,20 +148,12 @@ describe("a cluster behind HAProxy", () => {
     cluster.workers[holder].child.kill("SIGKILL");
     await cluster.workers[holder].exited;
 
-    const resumed = await waitForState(
-      crashed.tenantId,
-      crashed.connectionId,
-      (s) => s.run?.status === "succeeded" || s.run?.status === "failed",
-    );
+    const resumed = await waitForImport(cluster.url, crashed, finished);
     expect(resumed.run!.status).toBe("succeeded");
     cluster.restartWorker(holder);
 
-    await startImport(clean.email, clean.connectionId);
-    const reference = await waitForState(
-      clean.tenantId,
-      clean.connectionId,
-      (s) => s.run?.status === "succeeded" || s.run?.status === "failed",
-    );
+    await startImport(cluster.url, clean);
+    const reference = await waitForImport(cluster.url, clean, finished);
     expect(reference.run!.status).toBe("succeeded");
     expect(resumed.counts).toEqual(reference.counts);
     expect(resumed.digest).toBe(reference.digest);

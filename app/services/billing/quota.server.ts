@@ -107,7 +107,8 @@ export async function returnRemarketQuota(tx: DbOrTx, tenantId: string, quotaYea
       and(eq(remarketUsageEvents.tenantId, tenantId), eq(remarketUsageEvents.quotaYear, quotaYear), eq(remarketUsageEvents.usedAt, usedAt)),
     )
     .limit(1);
-  if (event) await tx.delete(remarketUsageEvents).where(eq(remarketUsageEvents.id, event.id));
+  if (event)
+    await tx.delete(remarketUsageEvents).where(and(eq(remarketUsageEvents.tenantId, tenantId), eq(remarketUsageEvents.id, event.id)));
   return { quotaYear, used: row?.used ?? 0 };
 }
 

@@ -222,7 +222,10 @@ export async function undoRemarket(ctx: TenantContext, remarketId: string) {
       .where(and(eq(tasks.tenantId, ctx.tenantId), eq(tasks.remarketId, remarket.id)));
     if (task?.writeback === "done") throw new ServiceError(UNDO_WRITTEN_BACK, 409);
     // A queued write-back would otherwise run for a task that no longer exists.
-    if (task) await tx.delete(jobs).where(and(eq(jobs.dedupeKey, `${TASK_WRITEBACK_JOB}:${task.id}`), eq(jobs.status, "queued")));
+    if (task)
+      await tx
+        .delete(jobs)
+        .where(and(eq(jobs.tenantId, ctx.tenantId), eq(jobs.dedupeKey, `${TASK_WRITEBACK_JOB}:${task.id}`), eq(jobs.status, "queued")));
     // The task (and anything else hanging off the re-market) goes with it (on delete cascade).
     await tx.delete(remarkets).where(and(eq(remarkets.tenantId, ctx.tenantId), eq(remarkets.id, remarket.id)));
     if (remarket.flagId) {

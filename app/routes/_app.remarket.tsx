@@ -2,7 +2,7 @@ import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
 import { FORM_TOKEN_FIELD, PostForm, useFormId } from "~/components/forms";
@@ -292,6 +292,10 @@ export default function RemarketPage() {
   const [form] = useForm({ id: useFormId("worklist", lastResult), lastResult });
   const [closedConfirm, setClosedConfirm] = useState<Confirmation | null>(null);
   const [selected, setSelected] = useState(0);
+  const tableForm = useRef<HTMLFormElement>(null);
+  const countSelected = () => setSelected(tableForm.current?.querySelectorAll('input[name="ids"]:checked').length ?? 0);
+  // New rows (after an action or a page change) keep only the boxes still there: count again.
+  useEffect(countSelected, [rows]);
   const errors = form.allErrors;
   // Read only after a refusal: reading conform's value subscribes the page to every keystroke.
   const entered = (form.status === "error" ? (form.value ?? {}) : {}) as Record<string, unknown>;
@@ -404,12 +408,7 @@ export default function RemarketPage() {
         </Form>
       </Card>
 
-      <PostForm
-        id={form.id}
-        className="space-y-3"
-        aria-label="Worklist"
-        onChange={(e) => setSelected(e.currentTarget.querySelectorAll('input[name="ids"]:checked').length)}
-      >
+      <PostForm id={form.id} className="space-y-3" aria-label="Worklist" ref={tableForm} onChange={countSelected}>
         {/* The first submit button is the form's default: Enter in a field must not re-market anything. */}
         <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
         {general.length ? (
@@ -691,6 +690,10 @@ function WorklistRow({
       data-policy={r.policyNumber}
       data-line={r.lineOfBusiness}
       data-carrier={r.carrierName}
+      data-expires={r.expirationDate}
+      data-premium={r.renewalPremium}
+      data-change-pct={r.changePct}
+      data-change-amount={r.changeAmount}
     >
       <td className="wl-c-sel">
         {actionable ? <input type="checkbox" name="ids" value={r.id} aria-label={`Select ${r.policyNumber}`} className="wl-cb" /> : null}

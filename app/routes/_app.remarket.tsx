@@ -344,8 +344,9 @@ export default function RemarketPage() {
           data-testid="undo-bar"
         >
           <p role="status">
-            Re-marketed {undo.policyNumbers.length === 1 ? undo.policyNumbers[0] : `${formatNumber(undo.policyNumbers.length)} policies`}.
-            You can undo this for {undo.minutesLeft} more minute{undo.minutesLeft === 1 ? "" : "s"}.
+            {`You can undo the re-market of ${
+              undo.policyNumbers.length === 1 ? undo.policyNumbers[0] : `${formatNumber(undo.policyNumbers.length)} policies`
+            } for ${undo.minutesLeft} more minute${undo.minutesLeft === 1 ? "" : "s"}.`}
           </p>
           <input type="hidden" name="intent" value="undo" />
           {undo.ids.map((id) => (

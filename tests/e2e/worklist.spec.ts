@@ -113,10 +113,10 @@ test("undo a bulk re-market from the notice that follows it, and a single one fr
   for (const p of policies) await page.getByLabel(`Select ${p}`).check();
   await page.getByRole("button", { name: "Re-market selected" }).click();
   await confirmRemarket(page, 2);
-  await expect(page.getByText("Re-marketed 2 policies").first()).toBeVisible();
+  await expect(page.getByText("Re-marketed 2 policies")).toBeVisible();
   await expect(page.getByTestId("quota-used")).toHaveText(String(before + 2));
   const undoBar = page.getByTestId("undo-bar");
-  await expect(undoBar).toContainText("You can undo this for 10 more minutes");
+  await expect(undoBar).toContainText("You can undo the re-market of 2 policies for 10 more minutes.");
 
   await undoBar.getByRole("button", { name: "Undo" }).click();
   await expect(page.getByText("Undone: 2 re-markets")).toBeVisible();

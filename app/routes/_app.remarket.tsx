@@ -308,6 +308,7 @@ export default function RemarketPage() {
   // With JavaScript the bulk bar shows once something is selected (or a bulk field has a message).
   const showBulk = actionable && (!hydrated || selected > 0 || general.length > 0 || !!errors.reason || !!errors.until);
   const left = Math.max(0, allowance.quota - allowance.used);
+  const activeFilters = [filters.status !== "open", filters.carrier, filters.line, filters.producer, filters.state].filter(Boolean).length;
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-end justify-between gap-x-4 gap-y-2">
@@ -359,53 +360,60 @@ export default function RemarketPage() {
       ) : null}
 
       <Card className="p-3">
-        <Form method="get" className="grid grid-cols-2 items-end gap-2 sm:grid-cols-3 lg:flex" aria-label="Filters">
+        {/* Phones: search and Apply, the other filters folded under "Filters" (open when one is set).
+            Desktops: one row, the fold's summary hidden and its content always shown (worklist.css). */}
+        <Form method="get" className="grid grid-cols-[1fr_auto] items-end gap-2 lg:flex" aria-label="Filters">
           <input type="hidden" name="sort" value={sort} />
-          <label className="col-span-2 block text-sm sm:col-span-3 lg:min-w-[10rem] lg:flex-1">
+          <label className="block text-sm lg:min-w-[10rem] lg:flex-1">
             <span className="font-medium text-slate-700 dark:text-slate-200">Search customer or policy</span>
             <input type="search" name="q" defaultValue={filters.q ?? ""} className={`${inputClass} mt-1`} />
           </label>
-          <FilterSelect
-            name="status"
-            label="Status"
-            value={filters.status}
-            all=""
-            className="lg:w-32"
-            options={FLAG_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
-          />
-          <FilterSelect
-            name="carrier"
-            label="Carrier"
-            value={filters.carrier ?? ""}
-            className="lg:w-36"
-            options={options.carriers.map((v) => ({ value: v, label: v }))}
-          />
-          <FilterSelect
-            name="line"
-            label="Line"
-            value={filters.line ?? ""}
-            className="lg:w-28"
-            options={options.lines.map((v) => ({ value: v, label: v }))}
-          />
-          <FilterSelect
-            name="producer"
-            label="Producer"
-            value={filters.producer ?? ""}
-            className="lg:w-36"
-            options={options.producers.map((v) => ({ value: v, label: v }))}
-          />
-          <FilterSelect
-            name="state"
-            label="State"
-            value={filters.state ?? ""}
-            className="lg:w-24"
-            options={options.states.map((v) => ({ value: v, label: v }))}
-          />
-          <div>
+          <div className="lg:order-last">
             <Button type="submit" variant="secondary">
               Apply
             </Button>
           </div>
+          <details className="wl-filters col-span-2" open={activeFilters > 0 || undefined}>
+            <summary className="wl-sum font-medium">{`Filters${activeFilters ? ` (${activeFilters} set)` : ""}`}</summary>
+            <div className="grid grid-cols-2 gap-2 pt-2 sm:grid-cols-3 lg:contents">
+              <FilterSelect
+                name="status"
+                label="Status"
+                value={filters.status}
+                all=""
+                className="lg:w-32"
+                options={FLAG_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+              />
+              <FilterSelect
+                name="carrier"
+                label="Carrier"
+                value={filters.carrier ?? ""}
+                className="lg:w-36"
+                options={options.carriers.map((v) => ({ value: v, label: v }))}
+              />
+              <FilterSelect
+                name="line"
+                label="Line"
+                value={filters.line ?? ""}
+                className="lg:w-28"
+                options={options.lines.map((v) => ({ value: v, label: v }))}
+              />
+              <FilterSelect
+                name="producer"
+                label="Producer"
+                value={filters.producer ?? ""}
+                className="lg:w-36"
+                options={options.producers.map((v) => ({ value: v, label: v }))}
+              />
+              <FilterSelect
+                name="state"
+                label="State"
+                value={filters.state ?? ""}
+                className="lg:w-24"
+                options={options.states.map((v) => ({ value: v, label: v }))}
+              />
+            </div>
+          </details>
         </Form>
       </Card>
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import type { FlagWhy } from "~/db/schema/renewals";
 import { explainReason, plainReason } from "./flag-reason";
 
-const why = (over: Partial<FlagWhy> & { compared?: Partial<FlagWhy["compared"]> } = {}): FlagWhy => ({
+const why = (over: Partial<Omit<FlagWhy, "compared">> & { compared?: Partial<FlagWhy["compared"]> } = {}): FlagWhy => ({
   ruleVersion: "renewal-flag/v1",
   forecastObjectId: "all",
   thresholdPct: 10,

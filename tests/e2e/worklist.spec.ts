@@ -14,8 +14,12 @@ async function quotaUsed(page: Page) {
   return Number((await page.getByTestId("quota-used").innerText()).replace(/,/g, ""));
 }
 
-const rowValues = (page: Page, attribute: string) =>
-  page.getByTestId("worklist-row").evaluateAll((trs, a) => trs.map((tr) => tr.getAttribute(a)!), attribute);
+/** One attribute of every row, read once the page has loaded (the total follows the table). */
+async function rowValues(page: Page, attribute: string) {
+  await page.waitForLoadState();
+  await expect(page.getByTestId("worklist-total")).toBeVisible();
+  return page.getByTestId("worklist-row").evaluateAll((trs, a) => trs.map((tr) => tr.getAttribute(a)!), attribute);
+}
 
 const isSorted = (values: number[], descending: boolean) =>
   values.every((v, i) => i === 0 || (descending ? values[i - 1] >= v : values[i - 1] <= v));

@@ -495,7 +495,22 @@ export default function RemarketPage() {
             <thead className={theadClass}>
               <tr>
                 <th className="w-8 px-3 py-2">
-                  <span className="sr-only">Select</span>
+                  {hydrated && actionable && rows.length ? (
+                    // JavaScript only: without it each row is checked on its own.
+                    <input
+                      type="checkbox"
+                      className="wl-cb"
+                      aria-label="Select all on this page"
+                      checked={selected === rows.length}
+                      onChange={(e) => {
+                        tableForm.current?.querySelectorAll<HTMLInputElement>('input[name="ids"]').forEach((box) => {
+                          box.checked = e.target.checked;
+                        });
+                      }}
+                    />
+                  ) : (
+                    <span className="sr-only">Select</span>
+                  )}
                 </th>
                 <th className="py-2 pr-3">Customer</th>
                 <th className="pr-3">Policy</th>

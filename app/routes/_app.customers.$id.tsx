@@ -122,12 +122,15 @@ export default function CustomerPage() {
                 {r.byName ? ` by ${r.byName}` : ""} (quota {r.quotaYear}) · {r.outcome ? OUTCOME_LABELS[r.outcome] : "open"}
                 {r.premiumSaved !== null ? `, saved ${formatMoney(r.premiumSaved)}` : ""}
                 {r.undoable ? (
-                  <PostForm className="ml-2 inline" aria-label={`Undo re-market of ${r.policyNumber}`}>
+                  <PostForm className="mt-1 flex flex-wrap items-center gap-2" aria-label={`Undo re-market of ${r.policyNumber}`}>
                     <input type="hidden" name="intent" value="undo" />
                     <input type="hidden" name="remarket" value={r.id} />
-                    <Button type="submit" variant="secondary" className="px-2 py-0.5 text-xs" data-testid="undo-remarket">
+                    <Button type="submit" variant="secondary" className="px-2 py-1 text-xs" data-testid="undo-remarket">
                       Undo re-market
                     </Button>
+                    <span className="text-xs text-slate-500">
+                      Possible for 10 minutes while no quote is recorded; the quota unit comes back.
+                    </span>
                   </PostForm>
                 ) : null}
               </li>

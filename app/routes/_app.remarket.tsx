@@ -306,7 +306,8 @@ export default function RemarketPage() {
   // Without JavaScript the question is a page of its own; with it, a dialog over the worklist.
   if (confirm && !hydrated) return <ConfirmPage confirm={confirm} />;
   // With JavaScript the bulk bar shows once something is selected (or a bulk field has a message).
-  const showBulk = actionable && (!hydrated || selected > 0 || general.length > 0 || !!errors.reason || !!errors.until);
+  const bulkErrors = general.length > 0 || !!errors.reason || !!errors.until;
+  const showBulk = actionable && (!hydrated || selected > 0 || bulkErrors);
   const left = Math.max(0, allowance.quota - allowance.used);
   const activeFilters = [filters.status !== "open", filters.carrier, filters.line, filters.producer, filters.state].filter(Boolean).length;
   return (
@@ -428,66 +429,78 @@ export default function RemarketPage() {
           </Notice>
         ) : null}
         {showBulk ? (
-          <div
-            className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg bg-slate-50 px-3 py-2 text-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+          // Phones without JavaScript: folded to one line until opened. Desktops: always one open
+          // row (worklist.css hides the fold). With JavaScript it only shows with a selection: open.
+          <details
+            className="wl-bulk rounded-lg bg-slate-50 px-3 py-2 text-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+            open={hydrated || bulkErrors || undefined}
             data-testid="bulk-bar"
-            role="group"
             aria-label="Bulk actions"
           >
-            {hydrated ? (
-              <span className="font-medium" aria-live="polite">
-                {formatNumber(selected)} selected
+            <summary className="wl-sum font-medium">Bulk actions for the selected rows</summary>
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-2 pt-2 lg:pt-0" role="group" aria-label="Bulk actions">
+              {hydrated ? (
+                <span className="font-medium" aria-live="polite">
+                  {formatNumber(selected)} selected
+                </span>
+              ) : (
+                <span className="font-medium">Selected:</span>
+              )}
+              <Button type="submit" name="intent" value="bulk-remarket" pending={busy} className="py-1.5">
+                Re-market selected
+              </Button>
+              <span className="flex items-center gap-1">
+                <input
+                  name="reason"
+                  defaultValue={typed("reason")}
+                  maxLength={500}
+                  placeholder="Dismiss reason"
+                  aria-label="Dismiss reason"
+                  className={`${inputClass} w-40 py-1.5`}
+                  aria-invalid={errors.reason ? true : undefined}
+                  aria-describedby={errors.reason ? "reason-error" : undefined}
+                />
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="bulk-dismiss"
+                  variant="secondary"
+                  className="py-1.5"
+                  aria-label="Dismiss selected"
+                >
+                  Dismiss
+                </Button>
               </span>
-            ) : (
-              <span className="font-medium">Selected:</span>
-            )}
-            <Button type="submit" name="intent" value="bulk-remarket" pending={busy} className="py-1.5">
-              Re-market selected
-            </Button>
-            <span className="flex items-center gap-1">
-              <input
-                name="reason"
-                defaultValue={typed("reason")}
-                maxLength={500}
-                placeholder="Dismiss reason"
-                aria-label="Dismiss reason"
-                className={`${inputClass} w-40 py-1.5`}
-                aria-invalid={errors.reason ? true : undefined}
-                aria-describedby={errors.reason ? "reason-error" : undefined}
-              />
-              <Button type="submit" name="intent" value="bulk-dismiss" variant="secondary" className="py-1.5" aria-label="Dismiss selected">
-                Dismiss
-              </Button>
-            </span>
-            <span className="flex items-center gap-1">
-              <label htmlFor="bulk-until" className="whitespace-nowrap text-slate-600 dark:text-slate-300">
-                Snooze until
-              </label>
-              <input
-                id="bulk-until"
-                type="date"
-                name="until"
-                min={today}
-                defaultValue={typed("until")}
-                className={`${inputClass} w-auto py-1.5`}
-                aria-invalid={errors.until ? true : undefined}
-                aria-describedby={errors.until ? "until-error" : undefined}
-              />
-              <Button type="submit" name="intent" value="bulk-snooze" variant="secondary" className="py-1.5" aria-label="Snooze selected">
-                Snooze
-              </Button>
-            </span>
-            {errors.reason ? (
-              <p id="reason-error" className="w-full text-red-600">
-                {errors.reason[0]}
-              </p>
-            ) : null}
-            {errors.until ? (
-              <p id="until-error" className="w-full text-red-600">
-                {errors.until[0]}
-              </p>
-            ) : null}
-          </div>
+              <span className="flex items-center gap-1">
+                <label htmlFor="bulk-until" className="whitespace-nowrap text-slate-600 dark:text-slate-300">
+                  Snooze until
+                </label>
+                <input
+                  id="bulk-until"
+                  type="date"
+                  name="until"
+                  min={today}
+                  defaultValue={typed("until")}
+                  className={`${inputClass} w-auto py-1.5`}
+                  aria-invalid={errors.until ? true : undefined}
+                  aria-describedby={errors.until ? "until-error" : undefined}
+                />
+                <Button type="submit" name="intent" value="bulk-snooze" variant="secondary" className="py-1.5" aria-label="Snooze selected">
+                  Snooze
+                </Button>
+              </span>
+              {errors.reason ? (
+                <p id="reason-error" className="w-full text-red-600">
+                  {errors.reason[0]}
+                </p>
+              ) : null}
+              {errors.until ? (
+                <p id="until-error" className="w-full text-red-600">
+                  {errors.until[0]}
+                </p>
+              ) : null}
+            </div>
+          </details>
         ) : null}
 
         <div className="wl-frame rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
@@ -728,7 +741,7 @@ function WorklistRow({
         </Link>
         {r.producer ? <div className="wl-sub wl-trunc">{r.producer}</div> : null}
       </td>
-      <td className="wl-c-pol">
+      <td className="wl-c-pol wl-nw">
         <div className="wl-mono">{r.policyNumber}</div>
         <div className="wl-sub">{r.riskState ? `${r.lineOfBusiness} · ${r.riskState}` : r.lineOfBusiness}</div>
       </td>

@@ -125,15 +125,17 @@ export function FilterSelect({
   value,
   options,
   all = "All",
+  className,
 }: {
   name: string;
   label: string;
   value: string;
   options: { value: string; label: string }[];
   all?: string;
+  className?: string;
 }) {
   return (
-    <label className="block text-sm">
+    <label className={cn("block text-sm", className)}>
       <span className="font-medium text-slate-700 dark:text-slate-200">{label}</span>
       <select name={name} defaultValue={value} className={cn(inputClass, "mt-1")}>
         {all ? <option value="">{all}</option> : null}
@@ -172,5 +174,19 @@ export function StatusTabs<S extends string>({
         </Link>
       ))}
     </nav>
+  );
+}
+
+/** Why a renewal was flagged, in full: every value the rule compared (worklist "More", policy page). */
+export function FlagExplanation({ items }: { items: { label: string; value: string }[] }) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs" data-testid="flag-explanation">
+      {items.map((i) => (
+        <div key={i.label} className="contents">
+          <dt className="text-slate-500">{i.label}</dt>
+          <dd className="text-slate-800 dark:text-slate-100">{i.value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

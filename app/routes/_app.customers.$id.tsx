@@ -1,13 +1,19 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { format, parseISO } from "date-fns";
-import { Card, ChangeText, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { PostForm } from "~/components/forms";
+import { Card, ChangeText, FlagExplanation, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { Button } from "~/components/ui/button";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { getCustomerDetail } from "~/services/renewals/customers.server";
 import { isServiceError } from "~/services/platform/errors.server";
+import { undoRemarket } from "~/services/renewals/remarket.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatMoney } from "~/utils/format";
-import { EXCLUSION_LABELS, OUTCOME_LABELS, describePrediction, describeWhy } from "~/utils/renewals";
+import { applyFormOnce } from "~/utils/forms.server";
+import { explainReason, plainReason } from "~/utils/flag-reason";
+import { EXCLUSION_LABELS, OUTCOME_LABELS, describePrediction } from "~/utils/renewals";
+import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.name ?? "Customer"} | Remarket` }];
 
@@ -21,8 +27,30 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
 }
 
+/** Undo a re-market from its customer's page (the worklist's toast offers the same for 10 minutes). */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const ctx = await requireTenantContext(request, context);
+  const formData = await request.formData();
+  const back = `/customers/${params.id ?? ""}`;
+  if (formData.get("intent") !== "undo") throw new Response("Unknown action", { status: 400 });
+  try {
+    return await applyFormOnce(request, formData, async () => {
+      const undone = await undoRemarket(ctx, String(formData.get("remarket") ?? ""));
+      return redirectWithToast(back, {
+        title: `Undone: re-market of ${undone.policyNumber}`,
+        message: `Quota ${undone.quotaYear}: ${undone.used} used; the renewal is back in the worklist.`,
+      });
+    });
+  } catch (error) {
+    if (isServiceError(error) && error.status === 404) throw new Response("Not found", { status: 404 });
+    if (isServiceError(error)) return redirectWithToast(back, { type: "error", title: "Not undone", message: error.message });
+    throw error;
+  }
+}
+
 const AUDIT_LABELS: Record<string, string> = {
   "policy.remarketed": "Re-marketed",
+  "policy.remarket_undone": "Re-market undone",
   "quote.created": "Quote added",
   "quote.updated": "Quote edited",
   "quote.selected": "Quote selected",
@@ -93,6 +121,18 @@ export default function CustomerPage() {
                 re-marketed {format(new Date(r.remarketedAt), "d MMM yyyy")}
                 {r.byName ? ` by ${r.byName}` : ""} (quota {r.quotaYear}) · {r.outcome ? OUTCOME_LABELS[r.outcome] : "open"}
                 {r.premiumSaved !== null ? `, saved ${formatMoney(r.premiumSaved)}` : ""}
+                {r.undoable ? (
+                  <PostForm className="mt-1 flex flex-wrap items-center gap-2" aria-label={`Undo re-market of ${r.policyNumber}`}>
+                    <input type="hidden" name="intent" value="undo" />
+                    <input type="hidden" name="remarket" value={r.id} />
+                    <Button type="submit" variant="secondary" className="px-2 py-1 text-xs" data-testid="undo-remarket">
+                      Undo re-market
+                    </Button>
+                    <span className="text-xs text-slate-500">
+                      Possible for 10 minutes while no quote is recorded; the quota unit comes back.
+                    </span>
+                  </PostForm>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -154,7 +194,13 @@ export default function CustomerPage() {
                         <AlertPill tone={p.flagStatus === "open" ? "warning" : "neutral"}>
                           {p.flagStatus === "remarketed" ? "Re-marketed" : p.flagStatus[0].toUpperCase() + p.flagStatus.slice(1)}
                         </AlertPill>
-                        <div className="mt-1 text-slate-600 dark:text-slate-300">{describeWhy(p.flagWhy)}</div>
+                        <div className="mt-1 text-slate-700 dark:text-slate-200">{plainReason(p.flagWhy)}</div>
+                        <details className="mt-1">
+                          <summary className="cursor-pointer text-brand-700 dark:text-brand-100">Why flagged, in full</summary>
+                          <div className="mt-1 w-72">
+                            <FlagExplanation items={explainReason(p.flagWhy)} />
+                          </div>
+                        </details>
                       </>
                     ) : p.forecast?.exclusion ? (
                       <span className="text-slate-500">{EXCLUSION_LABELS[p.forecast.exclusion]}</span>

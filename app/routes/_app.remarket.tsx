@@ -1,25 +1,36 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
-import { PostForm, useFormId } from "~/components/forms";
+import { FORM_TOKEN_FIELD, PostForm, useFormId } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
-import { Card, FilterSelect, inputClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { Card, FilterSelect, FlagExplanation, inputClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
+import { Modal } from "~/components/ui/modal";
 import { ServiceError } from "~/services/platform/errors.server";
 import { calendarDate } from "~/services/renewals/forecast.server";
 import { getRemarketAllowance } from "~/services/billing/quota.server";
-import { remarketFlags } from "~/services/renewals/remarket.server";
-import { WORKLIST_PAGE_SIZE, changeFlagStatus, listWorklist } from "~/services/renewals/worklist.server";
+import { listUndoableRemarkets, remarketFlags, undoRemarkets, UNDO_WINDOW_MS } from "~/services/renewals/remarket.server";
+import {
+  WORKLIST_PAGE_SIZE,
+  WORKLIST_SORTS,
+  changeFlagStatus,
+  listWorklist,
+  requireFlags,
+  type WorklistSort,
+} from "~/services/renewals/worklist.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import worklistCss from "~/styles/worklist.css";
-import { FLAG_STATUS_VALUES as FLAG_STATUSES, daysBetween, formatMoney, formatNumber, shortDate, whyParts } from "~/utils/renewals";
+import { FLAG_STATUS_VALUES as FLAG_STATUSES, daysBetween, formatMoney, formatNumber, shortDate } from "~/utils/renewals";
+import { explainReason, plainReason } from "~/utils/flag-reason";
+import { useHydrated } from "~/utils/use-hydrated";
 import { redirectWithToast } from "~/utils/toast.server";
 import { multiLineText, singleLineText } from "~/utils/schemas";
 
@@ -52,11 +63,49 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const filters = FiltersSchema.parse(Object.fromEntries(url.searchParams));
   const page = readPage(url);
-  const [list, allowance] = await Promise.all([listWorklist(ctx, filters, page), getRemarketAllowance(ctx.db, ctx.tenantId)]);
-  // Capped counts still offer the next page; "why" goes out as its two sentences, not the raw record.
+  const sort = readSort(url);
+  const [list, allowance, undoable] = await Promise.all([
+    listWorklist(ctx, filters, page, sort),
+    getRemarketAllowance(ctx.db, ctx.tenantId),
+    // The re-markets the last action made (?undo=), while they can still be undone.
+    url.searchParams.get("undo") ? listUndoableRemarkets(ctx) : [],
+  ]);
+  // Capped counts still offer the next page; "why" goes out in plain words plus the full record.
   const pageCount = pageCountFor(list.total, WORKLIST_PAGE_SIZE) + (list.capped ? 1 : 0);
-  const rows = list.rows.map(({ why, policyId: _policyId, ...row }) => ({ ...row, why: whyParts(why) }));
-  return { ...list, rows, filters, page, pageCount, allowance, today: calendarDate(new Date(), ctx.auth.tenant.timeZone) };
+  const rows = list.rows.map(({ why, policyId: _policyId, ...row }) => ({ ...row, reason: plainReason(why), explain: explainReason(why) }));
+  const asked = new Set((url.searchParams.get("undo") ?? "").split(","));
+  const undo = undoable.filter((r) => asked.has(r.id));
+  const now = Date.now();
+  return {
+    ...list,
+    rows,
+    filters,
+    sort,
+    page,
+    pageCount,
+    allowance,
+    today: calendarDate(new Date(), ctx.auth.tenant.timeZone),
+    undo: undo.length
+      ? {
+          ids: undo.map((r) => r.id),
+          policyNumbers: undo.map((r) => r.policyNumber),
+          minutesLeft: Math.max(1, Math.ceil((Math.min(...undo.map((r) => r.remarketedAt.getTime())) + UNDO_WINDOW_MS - now) / 60_000)),
+        }
+      : null,
+  };
+}
+
+function readSort(url: URL): WorklistSort {
+  const value = url.searchParams.get("sort");
+  return (WORKLIST_SORTS as readonly string[]).includes(value ?? "") ? (value as WorklistSort) : "expiry";
+}
+
+/** The page's own URL without the one-off `undo` parameter (where actions go back to). */
+function backTo(url: URL) {
+  const params = new URLSearchParams(url.search);
+  params.delete("undo");
+  const search = params.toString();
+  return `${url.pathname}${search ? `?${search}` : ""}`;
 }
 
 const ROW_ACTION = /^(remarket|dismiss|snooze):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -100,7 +149,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
   const url = new URL(request.url);
-  const back = `${url.pathname}${url.search}`;
+  const back = backTo(url);
+  if (formData.get("intent") === "undo") return undo(ctx, request, formData, back);
   const rowValue = formData.get("row");
   const row = typeof rowValue === "string" ? rowValue.match(ROW_ACTION) : null;
   // A row button whose value does not name a renewal is a renewal that is not there.
@@ -113,6 +163,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const bulk = !row;
   const selected = row ? [row[2]] : (input.ids as string[]);
 
+  // Spending quota asks first: without `confirmed` the answer is the question (a dialog with
+  // JavaScript, a page without), carrying this submission's one-time token so the yes applies once.
+  if (op === "remarket" && formData.get("confirmed") !== "yes") {
+    const allowance = await getRemarketAllowance(ctx.db, ctx.tenantId);
+    // Refused anyway (unpaid, none left): say why straight away instead of asking.
+    if (allowance.allowed) {
+      try {
+        const flags = await requireFlags(ctx.db, ctx.tenantId, selected);
+        return { confirm: confirmation(flags, allowance, formData, row ? String(rowValue) : null) };
+      } catch (error) {
+        return replyWithServiceError(submission, error);
+      }
+    }
+  }
+
   try {
     return await applyFormOnce(request, formData, async () => {
       if (op === "remarket") {
@@ -120,10 +185,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
         // Nothing applied: throw, so the one-time token is released and a retry may apply.
         if (done.length === 0) throw new ServiceError(failures.map((f) => (bulk ? `${f.label}: ${f.reason}` : f.reason)).join("\n"), 409);
         const last = done[done.length - 1];
-        return redirectWithToast(back, {
+        const params = new URLSearchParams(new URL(back, url).search);
+        params.set("undo", done.map((d) => d.remarketId).join(","));
+        return redirectWithToast(`${url.pathname}?${params}`, {
           type: failures.length ? "error" : "success",
           title: done.length === 1 ? `Re-marketed ${last.policyNumber}` : `Re-marketed ${done.length} policies`,
-          message: `${failures.length ? `${failures.length} could not be re-marketed (see Reports › Bulk actions). ` : ""}Quota ${last.quotaYear}: ${last.used} of ${last.quota} used.`,
+          message: `${failures.length ? `${failures.length} could not be re-marketed (see Reports › Bulk actions). ` : ""}Quota ${last.quotaYear}: ${last.used} of ${last.quota} used. You can undo for 10 minutes.`,
         });
       }
       if (op === "dismiss") {
@@ -150,13 +217,85 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
+type Confirmation = {
+  title: string;
+  message: string;
+  button: string;
+  labels: string[];
+  token: string;
+  row: string | null;
+  ids: string[];
+};
+
+function confirmation(
+  flags: Awaited<ReturnType<typeof requireFlags>>,
+  allowance: { quotaYear: number; used: number; quota: number },
+  formData: FormData,
+  row: string | null,
+): Confirmation {
+  const n = flags.length;
+  const left = Math.max(0, allowance.quota - allowance.used);
+  const policies = n === 1 ? `policy ${flags[0].policyNumber}` : `${formatNumber(n)} policies`;
+  const uses = `${formatNumber(n)} of your ${formatNumber(left)} re-market${left === 1 ? "" : "s"} left in ${allowance.quotaYear}`;
+  return {
+    title: `Re-market ${policies}?`,
+    message:
+      n <= left
+        ? `This uses ${uses}.`
+        : `You have ${formatNumber(left)} re-market${left === 1 ? "" : "s"} left in ${allowance.quotaYear}: the first ${formatNumber(left)} go through, the rest are refused.`,
+    button: `Re-market ${n === 1 ? flags[0].policyNumber : `${formatNumber(n)} policies`}`,
+    labels: flags.map((f) => `${f.policyNumber} · ${f.customerName}`),
+    token: String(formData.get(FORM_TOKEN_FIELD) ?? ""),
+    row,
+    ids: row ? [] : flags.map((f) => f.id),
+  };
+}
+
+async function undo(ctx: Awaited<ReturnType<typeof requireTenantContext>>, request: Request, formData: FormData, back: string) {
+  const ids = formData.getAll("remarket").map(String);
+  try {
+    return await applyFormOnce(request, formData, async () => {
+      const { done, failures } = await undoRemarkets(ctx, ids);
+      const last = done[done.length - 1];
+      return redirectWithToast(back, {
+        type: failures.length ? "error" : "success",
+        title: done.length
+          ? `Undone: ${done.length === 1 ? `re-market of ${last.policyNumber}` : `${done.length} re-markets`}`
+          : "Not undone",
+        message: [
+          ...new Set(failures.map((f) => f.reason)),
+          last
+            ? `Quota ${last.quotaYear}: ${formatNumber(last.used)} used; the renewal${done.length === 1 ? " is" : "s are"} back in the worklist.`
+            : "",
+        ]
+          .filter(Boolean)
+          .join(" "),
+      });
+    });
+  } catch (error) {
+    // Another agency's re-market, or a made-up id: not found, like any record that is not yours.
+    if (error instanceof ServiceError && error.status === 404) throw new Response("Re-market not found", { status: 404 });
+    throw error;
+  }
+}
+
 export default function RemarketPage() {
-  const { rows, total, capped, options, filters, page, pageCount, allowance, today, computedAt } = useLoaderData<typeof loader>();
+  const { rows, total, capped, options, filters, sort, page, pageCount, allowance, today, computedAt, undo } =
+    useLoaderData<typeof loader>();
   const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const actionData = useActionData<typeof action>();
+  const confirm = actionData && "confirm" in actionData ? actionData.confirm : null;
+  const lastResult = actionData && !("confirm" in actionData) ? actionData : undefined;
   // The whole table is one form, so one conform form: the toolbar's fields and every row's
   // `reason-<id>` / `until-<id>` read their messages (and the typed value) from it.
-  const lastResult = useActionData<typeof action>();
   const [form] = useForm({ id: useFormId("worklist", lastResult), lastResult });
+  const [closedConfirm, setClosedConfirm] = useState<Confirmation | null>(null);
+  const [selected, setSelected] = useState(0);
+  const tableForm = useRef<HTMLFormElement>(null);
+  const countSelected = () => setSelected(tableForm.current?.querySelectorAll('input[name="ids"]:checked').length ?? 0);
+  // New rows (after an action or a page change) keep only the boxes still there: count again.
+  useEffect(countSelected, [rows]);
   const errors = form.allErrors;
   // Read only after a refusal: reading conform's value subscribes the page to every keystroke.
   const entered = (form.status === "error" ? (form.value ?? {}) : {}) as Record<string, unknown>;
@@ -164,13 +303,20 @@ export default function RemarketPage() {
   const general = [...(errors[""] ?? []), ...(errors.intent ?? []), ...(errors.ids ?? [])];
   const busy = navigation.state === "submitting";
   const actionable = filters.status === "open" || filters.status === "snoozed";
+  // Without JavaScript the question is a page of its own; with it, a dialog over the worklist.
+  if (confirm && !hydrated) return <ConfirmPage confirm={confirm} />;
+  // With JavaScript the bulk bar shows once something is selected (or a bulk field has a message).
+  const bulkErrors = general.length > 0 || !!errors.reason || !!errors.until;
+  const showBulk = actionable && (!hydrated || selected > 0 || bulkErrors);
+  const left = Math.max(0, allowance.quota - allowance.used);
+  const activeFilters = [filters.status !== "open", filters.carrier, filters.line, filters.producer, filters.state].filter(Boolean).length;
   return (
-    <div className="space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-end justify-between gap-x-4 gap-y-2">
         <div>
           <h1 className="text-2xl font-bold">Re-market</h1>
           <p className="text-sm text-slate-600 dark:text-slate-300">
-            Renewals flagged for shopping, soonest expiry first.
+            Renewals flagged for shopping.
             {computedAt ? (
               ` Forecast computed ${format(new Date(computedAt), "d MMM yyyy, HH:mm")}.`
             ) : (
@@ -185,55 +331,94 @@ export default function RemarketPage() {
             )}
           </p>
         </div>
-        <p className="rounded-md bg-white px-3 py-2 text-sm shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
-          Re-marketing quota {allowance.quotaYear}: <strong data-testid="quota-used">{formatNumber(allowance.used)}</strong> of{" "}
-          <span data-testid="quota-total">{formatNumber(allowance.quota)}</span> used
-          {allowance.allowed ? null : <span className="block text-red-700">{allowance.reason}</span>}
+        <p className="text-sm text-slate-700 dark:text-slate-200">
+          <strong>{formatNumber(left)}</strong> re-market{left === 1 ? "" : "s"} left in {allowance.quotaYear} (
+          <span data-testid="quota-used">{formatNumber(allowance.used)}</span> of{" "}
+          <span data-testid="quota-total">{formatNumber(allowance.quota)}</span> used)
+          {allowance.allowed ? null : <span className="block text-red-700 dark:text-red-400">{allowance.reason}</span>}
         </p>
       </div>
 
-      <Card>
-        {/* As many columns of at least 9rem as fit: no filter is ever squeezed, whatever the width. */}
-        <Form method="get" className="grid grid-cols-[repeat(auto-fill,minmax(9rem,1fr))] items-end gap-3" aria-label="Filters">
-          <label className="col-span-2 block text-sm">
-            <span className="font-medium text-slate-700 dark:text-slate-200">Search customer or policy number</span>
+      {undo ? (
+        <PostForm
+          className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg bg-green-50 px-3 py-2 text-sm ring-1 ring-green-200 dark:bg-green-950 dark:ring-green-900"
+          aria-label="Undo re-market"
+          data-testid="undo-bar"
+        >
+          <p role="status">
+            {`You can undo the re-market of ${
+              undo.policyNumbers.length === 1 ? undo.policyNumbers[0] : `${formatNumber(undo.policyNumbers.length)} policies`
+            } for ${undo.minutesLeft} more minute${undo.minutesLeft === 1 ? "" : "s"}.`}
+          </p>
+          <input type="hidden" name="intent" value="undo" />
+          {undo.ids.map((id) => (
+            <input key={id} type="hidden" name="remarket" value={id} />
+          ))}
+          <Button type="submit" variant="secondary" className="py-1" pending={busy}>
+            Undo
+          </Button>
+        </PostForm>
+      ) : null}
+
+      <Card className="p-3">
+        {/* Phones: search and Apply, the other filters folded under "Filters" (open when one is set).
+            Desktops: one row, the fold's summary hidden and its content always shown (worklist.css). */}
+        <Form method="get" className="grid grid-cols-[1fr_auto] items-end gap-2 lg:flex" aria-label="Filters">
+          <input type="hidden" name="sort" value={sort} />
+          <label className="block text-sm lg:min-w-[10rem] lg:flex-1">
+            <span className="font-medium text-slate-700 dark:text-slate-200">Search customer or policy</span>
             <input type="search" name="q" defaultValue={filters.q ?? ""} className={`${inputClass} mt-1`} />
           </label>
-          <FilterSelect
-            name="status"
-            label="Status"
-            value={filters.status}
-            all=""
-            options={FLAG_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
-          />
-          <FilterSelect
-            name="carrier"
-            label="Carrier"
-            value={filters.carrier ?? ""}
-            options={options.carriers.map((v) => ({ value: v, label: v }))}
-          />
-          <FilterSelect name="line" label="Line" value={filters.line ?? ""} options={options.lines.map((v) => ({ value: v, label: v }))} />
-          <FilterSelect
-            name="producer"
-            label="Producer"
-            value={filters.producer ?? ""}
-            options={options.producers.map((v) => ({ value: v, label: v }))}
-          />
-          <FilterSelect
-            name="state"
-            label="State"
-            value={filters.state ?? ""}
-            options={options.states.map((v) => ({ value: v, label: v }))}
-          />
-          <div>
+          <div className="lg:order-last">
             <Button type="submit" variant="secondary">
               Apply
             </Button>
           </div>
+          <details className="wl-filters col-span-2" open={activeFilters > 0 || undefined}>
+            <summary className="wl-sum font-medium">{`Filters${activeFilters ? ` (${activeFilters} set)` : ""}`}</summary>
+            <div className="grid grid-cols-2 gap-2 pt-2 sm:grid-cols-3 lg:contents">
+              <FilterSelect
+                name="status"
+                label="Status"
+                value={filters.status}
+                all=""
+                className="lg:w-32"
+                options={FLAG_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+              />
+              <FilterSelect
+                name="carrier"
+                label="Carrier"
+                value={filters.carrier ?? ""}
+                className="lg:w-36"
+                options={options.carriers.map((v) => ({ value: v, label: v }))}
+              />
+              <FilterSelect
+                name="line"
+                label="Line"
+                value={filters.line ?? ""}
+                className="lg:w-28"
+                options={options.lines.map((v) => ({ value: v, label: v }))}
+              />
+              <FilterSelect
+                name="producer"
+                label="Producer"
+                value={filters.producer ?? ""}
+                className="lg:w-36"
+                options={options.producers.map((v) => ({ value: v, label: v }))}
+              />
+              <FilterSelect
+                name="state"
+                label="State"
+                value={filters.state ?? ""}
+                className="lg:w-24"
+                options={options.states.map((v) => ({ value: v, label: v }))}
+              />
+            </div>
+          </details>
         </Form>
       </Card>
 
-      <PostForm id={form.id} className="space-y-3" aria-label="Worklist">
+      <PostForm id={form.id} className="space-y-3" aria-label="Worklist" ref={tableForm} onChange={countSelected}>
         {/* The first submit button is the form's default: Enter in a field must not re-market anything. */}
         <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
         {general.length ? (
@@ -243,78 +428,124 @@ export default function RemarketPage() {
             ))}
           </Notice>
         ) : null}
-        {actionable ? (
-          <div className="flex flex-wrap items-end gap-3 rounded-lg bg-slate-50 p-3 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
-            <Button type="submit" name="intent" value="bulk-remarket" pending={busy}>
-              Re-market selected
-            </Button>
-            <div>
-              <label className="block text-sm">
-                <span className="font-medium">Dismiss reason</span>
+        {showBulk ? (
+          // Phones without JavaScript: folded to one line until opened. Desktops: always one open
+          // row (worklist.css hides the fold). With JavaScript it only shows with a selection: open.
+          <details
+            className="wl-bulk rounded-lg bg-slate-50 px-3 py-2 text-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+            open={hydrated || bulkErrors || undefined}
+            data-testid="bulk-bar"
+            aria-label="Bulk actions"
+          >
+            <summary className="wl-sum font-medium">Bulk actions for the selected rows</summary>
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-2 pt-2 lg:pt-0" role="group" aria-label="Bulk actions">
+              {hydrated ? (
+                <span className="font-medium" aria-live="polite">
+                  {formatNumber(selected)} selected
+                </span>
+              ) : (
+                <span className="font-medium">Selected:</span>
+              )}
+              <Button type="submit" name="intent" value="bulk-remarket" pending={busy} className="py-1.5">
+                Re-market selected
+              </Button>
+              <span className="flex items-center gap-1">
                 <input
                   name="reason"
                   defaultValue={typed("reason")}
                   maxLength={500}
-                  className={`${inputClass} mt-1 w-64`}
+                  placeholder="Dismiss reason"
+                  aria-label="Dismiss reason"
+                  className={`${inputClass} w-40 py-1.5`}
                   aria-invalid={errors.reason ? true : undefined}
                   aria-describedby={errors.reason ? "reason-error" : undefined}
                 />
-              </label>
-              {errors.reason ? (
-                <p id="reason-error" className="text-sm text-red-600">
-                  {errors.reason[0]}
-                </p>
-              ) : null}
-            </div>
-            <Button type="submit" name="intent" value="bulk-dismiss" variant="secondary">
-              Dismiss selected
-            </Button>
-            <div>
-              <label className="block text-sm">
-                <span className="font-medium">Snooze until</span>
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="bulk-dismiss"
+                  variant="secondary"
+                  className="py-1.5"
+                  aria-label="Dismiss selected"
+                >
+                  Dismiss
+                </Button>
+              </span>
+              <span className="flex items-center gap-1">
+                <label htmlFor="bulk-until" className="whitespace-nowrap text-slate-600 dark:text-slate-300">
+                  Snooze until
+                </label>
                 <input
+                  id="bulk-until"
                   type="date"
                   name="until"
                   min={today}
                   defaultValue={typed("until")}
-                  className={`${inputClass} mt-1`}
+                  className={`${inputClass} w-auto py-1.5`}
                   aria-invalid={errors.until ? true : undefined}
                   aria-describedby={errors.until ? "until-error" : undefined}
                 />
-              </label>
+                <Button type="submit" name="intent" value="bulk-snooze" variant="secondary" className="py-1.5" aria-label="Snooze selected">
+                  Snooze
+                </Button>
+              </span>
+              {errors.reason ? (
+                <p id="reason-error" className="w-full text-red-600">
+                  {errors.reason[0]}
+                </p>
+              ) : null}
               {errors.until ? (
-                <p id="until-error" className="text-sm text-red-600">
+                <p id="until-error" className="w-full text-red-600">
                   {errors.until[0]}
                 </p>
               ) : null}
             </div>
-            <Button type="submit" name="intent" value="bulk-snooze" variant="secondary">
-              Snooze selected
-            </Button>
-          </div>
+          </details>
         ) : null}
 
-        <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
-          <table className={tableClass} data-testid="worklist">
+        <div className="wl-frame rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+          <table className={`${tableClass} wl-table`} data-testid="worklist">
             <thead className={theadClass}>
               <tr>
                 <th className="w-8 px-3 py-2">
-                  <span className="sr-only">Select</span>
+                  {hydrated && actionable && rows.length ? (
+                    // JavaScript only: without it each row is checked on its own.
+                    <input
+                      type="checkbox"
+                      className="wl-cb"
+                      aria-label="Select all on this page"
+                      checked={selected === rows.length}
+                      onChange={(e) => {
+                        tableForm.current?.querySelectorAll<HTMLInputElement>('input[name="ids"]').forEach((box) => {
+                          box.checked = e.target.checked;
+                        });
+                      }}
+                    />
+                  ) : (
+                    <span className="sr-only">Select</span>
+                  )}
                 </th>
                 <th className="py-2 pr-3">Customer</th>
                 <th className="pr-3">Policy</th>
                 <th className="pr-3">Carrier</th>
-                <th className="pr-3">Expires</th>
-                <th className="pr-3">Expiring → renewal premium</th>
-                <th className="pr-3">Change</th>
+                <SortHeader label="Expires" column="expiry" sort={sort} />
+                <th className="pr-2" aria-sort={sort === "expiry" || sort === "-expiry" ? undefined : sortDirection(sort)}>
+                  <SortLink label="Expiring → renewal" column="premium" sort={sort} firstDescending />
+                  <span className="block font-normal normal-case">
+                    change <SortLink label="%" column="change_pct" sort={sort} firstDescending />{" "}
+                    <SortLink label="$" column="change_amount" sort={sort} firstDescending />
+                  </span>
+                </th>
                 <th className="pr-3">Why flagged</th>
-                <th className="pr-3">Actions</th>
+                <th className="pr-3">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {rows.length === 0 ? (
                 <tr>
-                  <td colSpan={9} className="px-3 py-6 text-center text-slate-500">
+                  <td colSpan={8} className="px-3 py-6 text-center text-slate-500">
                     No {STATUS_LABELS[filters.status].toLowerCase()} renewals match these filters.
                   </td>
                 </tr>
@@ -341,6 +572,128 @@ export default function RemarketPage() {
         {total === 1 ? "" : "s"}
       </p>
       <Pagination page={page} pageCount={pageCount} />
+      {confirm ? (
+        <Modal open={closedConfirm !== confirm} title={confirm.title} onClose={() => setClosedConfirm(confirm)}>
+          <ConfirmForm confirm={confirm} onCancel={() => setClosedConfirm(confirm)} />
+        </Modal>
+      ) : null}
+    </div>
+  );
+}
+
+type Column = "expiry" | "premium" | "change_pct" | "change_amount";
+
+const sortDirection = (sort: WorklistSort) => (sort.startsWith("-") ? "descending" : "ascending");
+
+/** A sort link: keeps the filters, starts again at page 1; a second click turns the order round. */
+function SortLink({
+  label,
+  column,
+  sort,
+  firstDescending = false,
+}: {
+  label: string;
+  column: Column;
+  sort: WorklistSort;
+  firstDescending?: boolean;
+}) {
+  const location = useLocation();
+  const current = sort.replace(/^-/, "") === column;
+  const next = current ? (sort.startsWith("-") ? column : `-${column}`) : firstDescending ? `-${column}` : column;
+  const params = new URLSearchParams(location.search);
+  params.delete("page");
+  params.delete("undo");
+  params.set("sort", next);
+  const names: Record<Column, string> = {
+    expiry: "expiry date",
+    premium: "renewal premium",
+    change_pct: "change in %",
+    change_amount: "change in $",
+  };
+  return (
+    <Link
+      to={`${location.pathname}?${params}`}
+      className={current ? "text-slate-900 underline dark:text-white" : "hover:underline"}
+      aria-label={`Sort by ${names[column]}, ${next.startsWith("-") ? "highest first" : column === "expiry" ? "soonest first" : "lowest first"}`}
+      data-testid={`sort-${column}`}
+      preventScrollReset
+    >
+      {label}
+      {current ? <span aria-hidden="true">{sort.startsWith("-") ? " ↓" : " ↑"}</span> : null}
+    </Link>
+  );
+}
+
+function SortHeader({
+  label,
+  column,
+  sort,
+  firstDescending,
+}: {
+  label: string;
+  column: Column;
+  sort: WorklistSort;
+  firstDescending?: boolean;
+}) {
+  return (
+    <th className="pr-2" aria-sort={sort.replace(/^-/, "") === column ? sortDirection(sort) : undefined}>
+      <SortLink label={label} column={column} sort={sort} firstDescending={firstDescending} />
+    </th>
+  );
+}
+
+/** The question before quota is spent: the same words on the no-JavaScript page and in the dialog. */
+function ConfirmForm({ confirm, onCancel }: { confirm: Confirmation; onCancel?: () => void }) {
+  const location = useLocation();
+  const navigation = useNavigation();
+  return (
+    <Form method="post" className="space-y-3 text-sm" data-testid="confirm-remarket">
+      <input type="hidden" name={FORM_TOKEN_FIELD} value={confirm.token} />
+      <input type="hidden" name="confirmed" value="yes" />
+      {confirm.row ? (
+        <input type="hidden" name="row" value={confirm.row} />
+      ) : (
+        <>
+          <input type="hidden" name="intent" value="bulk-remarket" />
+          {confirm.ids.map((id) => (
+            <input key={id} type="hidden" name="ids" value={id} />
+          ))}
+        </>
+      )}
+      <p data-testid="confirm-message">{confirm.message}</p>
+      <ul className="max-h-48 overflow-y-auto text-slate-600 dark:text-slate-300">
+        {confirm.labels.map((l) => (
+          <li key={l}>{l}</li>
+        ))}
+      </ul>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" pending={navigation.state === "submitting"}>
+          {confirm.button}
+        </Button>
+        {onCancel ? (
+          <Button type="button" variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+        ) : (
+          <Link
+            to={`${location.pathname}${location.search}`}
+            className="inline-flex items-center rounded-md px-3.5 py-2 text-sm font-semibold ring-1 ring-inset ring-slate-300 dark:ring-slate-600"
+          >
+            Cancel
+          </Link>
+        )}
+      </div>
+    </Form>
+  );
+}
+
+function ConfirmPage({ confirm }: { confirm: Confirmation }) {
+  return (
+    <div className="max-w-xl space-y-3">
+      <h1 className="text-2xl font-bold">{confirm.title}</h1>
+      <Card>
+        <ConfirmForm confirm={confirm} />
+      </Card>
     </div>
   );
 }
@@ -348,9 +701,10 @@ export default function RemarketPage() {
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 /**
- * One worklist row. The page's HTML is mostly these rows (the worklist benchmark renders 25 per
- * request), so the markup is lean: short class names from worklist.css, one text node per cell
- * line (template strings, not JSX fragments), and the row's id only where a form needs it.
+ * One worklist row, one line on a desktop: the page's HTML is mostly these rows (the worklist
+ * benchmark renders 25 per request), so the markup is lean: short class names from worklist.css,
+ * one text node per cell line, and the row's id only where a form needs it. Four tab stops: the
+ * checkbox, the customer, Re-market and "More" (why flagged in full, dismiss, snooze).
  */
 function WorklistRow({
   r,
@@ -373,75 +727,87 @@ function WorklistRow({
       data-policy={r.policyNumber}
       data-line={r.lineOfBusiness}
       data-carrier={r.carrierName}
+      data-expires={r.expirationDate}
+      data-premium={r.renewalPremium}
+      data-change-pct={r.changePct}
+      data-change-amount={r.changeAmount}
     >
-      <td className="pl-3">
+      <td className="wl-c-sel">
         {actionable ? <input type="checkbox" name="ids" value={r.id} aria-label={`Select ${r.policyNumber}`} className="wl-cb" /> : null}
       </td>
-      <td>
-        <Link to={`/customers/${r.customerId}`} className="wl-a">
+      <td className="wl-c-cust">
+        <Link to={`/customers/${r.customerId}`} className="wl-a" title={r.customerName}>
           {r.customerName}
         </Link>
-        {r.producer ? <div className="wl-sub">{r.producer}</div> : null}
+        {r.producer ? <div className="wl-sub wl-trunc">{r.producer}</div> : null}
       </td>
-      <td>
+      <td className="wl-c-pol wl-nw">
         <div className="wl-mono">{r.policyNumber}</div>
         <div className="wl-sub">{r.riskState ? `${r.lineOfBusiness} · ${r.riskState}` : r.lineOfBusiness}</div>
       </td>
-      <td>{r.carrierName}</td>
-      <td className="wl-nw">
+      <td className="wl-c-car">
+        <div className="wl-trunc" title={r.carrierName}>
+          {r.carrierName}
+        </div>
+      </td>
+      <td className="wl-c-exp wl-nw" data-testid="expires">
         {shortDate(r.expirationDate)}
         <div className="wl-sub">{days === 0 ? "today" : days === 1 ? "tomorrow" : days > 0 ? `in ${days} days` : `${-days} days ago`}</div>
       </td>
-      <td className="wl-nw">
+      <td className="wl-c-prem wl-nw" data-testid="premium">
         {`${formatMoney(r.currentPremium)} → ${formatMoney(r.renewalPremium)}`}
-        <div className="wl-sub">{`${r.predicted ? "predicted" : "carrier offer"}${r.priorPremium ? ` · prior term ${formatMoney(r.priorPremium)}` : ""}`}</div>
+        {/* Colour and text: the arrow is decoration, the sign says it. */}
+        <div className={up ? "wl-up" : down ? "wl-down" : "wl-sub"} data-testid="change">
+          <span aria-hidden="true">{up ? "▲ " : down ? "▼ " : ""}</span>
+          {`${up ? "+" : down ? "−" : "±"}${formatNumber(Math.abs(r.changePct), 1)}% · ${r.changeAmount >= 0 ? "+" : "−"}${formatMoney(Math.abs(r.changeAmount))}`}
+          <span className="sr-only">{up ? " up" : down ? " down" : " flat"}</span>
+        </div>
       </td>
-      {/* Colour and text: the arrow is decoration, "up"/"down" says it. */}
-      <td className={up ? "wl-up" : down ? "wl-down" : "wl-nw"} data-testid="change">
-        <span aria-hidden="true">{up ? "▲ " : down ? "▼ " : ""}</span>
-        {`${up ? "+" : down ? "−" : "±"}${formatNumber(Math.abs(r.changePct), 1)}% ${up ? "up" : down ? "down" : "flat"}`}
-        <div className="wl-amt">{`${r.changeAmount >= 0 ? "+" : "−"}${formatMoney(Math.abs(r.changeAmount))}`}</div>
-      </td>
-      <td className="wl-sub max-w-xs" data-testid="why">
-        <strong className="wl-why">{r.why.headline}</strong>
-        {r.why.detail}
+      <td className="wl-c-why" data-testid="why">
+        <span className="wl-why">{r.reason}</span>
         {r.status === "dismissed" && r.dismissReason ? <div className="wl-note">{`Dismissed: ${r.dismissReason}`}</div> : null}
         {r.status === "snoozed" && r.snoozedUntil ? <div className="wl-note">{`Snoozed until ${shortDate(r.snoozedUntil)}`}</div> : null}
       </td>
-      <td>
-        {actionable ? (
-          <div className="wl-acts">
+      <td className="wl-c-act">
+        <div className="wl-acts">
+          {actionable ? (
             <button type="submit" name="row" value={`remarket:${r.id}`} className="wl-btn" aria-label={`Re-market ${r.policyNumber}`}>
               Re-market
             </button>
-            <details open={!!errors?.reason}>
-              <summary className="wl-sum">Dismiss…</summary>
-              <input
-                name={`reason-${r.id}`}
-                maxLength={500}
-                className="wl-in"
-                aria-label={`Dismiss reason for ${r.policyNumber}`}
-                placeholder="Reason"
-              />
-              {errors?.reason ? <p className="wl-err">{errors.reason[0]}</p> : null}
-              <button type="submit" name="row" value={`dismiss:${r.id}`} className="wl-btn2" aria-label={`Dismiss ${r.policyNumber}`}>
-                Dismiss
-              </button>
-            </details>
-            <details open={!!errors?.until}>
-              <summary className="wl-sum">Snooze…</summary>
-              <input type="date" name={`until-${r.id}`} min={today} className="wl-in" aria-label={`Snooze ${r.policyNumber} until`} />
-              {errors?.until ? <p className="wl-err">{errors.until[0]}</p> : null}
-              <button type="submit" name="row" value={`snooze:${r.id}`} className="wl-btn2" aria-label={`Snooze ${r.policyNumber}`}>
-                Snooze
-              </button>
-            </details>
-          </div>
-        ) : r.remarketId ? (
-          <Link to={`/quotes/${r.remarketId}`} className="wl-q">
-            Quotes →
-          </Link>
-        ) : null}
+          ) : r.remarketId ? (
+            <Link to={`/quotes/${r.remarketId}`} className="wl-q">
+              Quotes →
+            </Link>
+          ) : null}
+          <details className="wl-more" open={!!errors}>
+            <summary className="wl-sum" aria-label={`More for ${r.policyNumber}: why flagged${actionable ? ", dismiss, snooze" : ""}`}>
+              More
+            </summary>
+            <div className="wl-pop">
+              <FlagExplanation items={r.explain} />
+              {actionable ? (
+                <>
+                  <label className="wl-lbl">
+                    Dismiss reason
+                    <input name={`reason-${r.id}`} maxLength={500} className="wl-in" aria-label={`Dismiss reason for ${r.policyNumber}`} />
+                  </label>
+                  {errors?.reason ? <p className="wl-err">{errors.reason[0]}</p> : null}
+                  <button type="submit" name="row" value={`dismiss:${r.id}`} className="wl-btn2" aria-label={`Dismiss ${r.policyNumber}`}>
+                    Dismiss
+                  </button>
+                  <label className="wl-lbl">
+                    Snooze until
+                    <input type="date" name={`until-${r.id}`} min={today} className="wl-in" aria-label={`Snooze ${r.policyNumber} until`} />
+                  </label>
+                  {errors?.until ? <p className="wl-err">{errors.until[0]}</p> : null}
+                  <button type="submit" name="row" value={`snooze:${r.id}`} className="wl-btn2" aria-label={`Snooze ${r.policyNumber}`}>
+                    Snooze
+                  </button>
+                </>
+              ) : null}
+            </div>
+          </details>
+        </div>
       </td>
     </tr>
   );

@@ -51,3 +51,14 @@ async function readOutbox(page: Page, email: string) {
     await outbox.close();
   }
 }
+
+/**
+ * Re-marketing spends quota, so it asks first: a dialog with JavaScript, a page of its own
+ * without. Checks the question's words, then answers yes.
+ */
+export async function confirmRemarket(page: Page, count = 1) {
+  const confirm = page.getByTestId("confirm-remarket");
+  await expect(confirm).toBeVisible();
+  await expect(confirm.getByTestId("confirm-message")).toContainText(`This uses ${count} of your `);
+  await confirm.getByRole("button", { name: /^Re-market / }).click();
+}

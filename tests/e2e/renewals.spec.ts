@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "./fixtures";
+import { confirmRemarket } from "./helpers";
 
 // Every test starts its own demo agency ("Try the demo"), so tests never share rows.
 async function startDemo(page: Page) {
@@ -31,6 +32,9 @@ test("worklist → filter → re-market one → two quotes → select → outcom
   const policy = (await row.getAttribute("data-policy"))!;
   const carrier = (await row.getAttribute("data-carrier"))!;
   await page.getByRole("button", { name: `Re-market ${policy}`, exact: true }).click();
+  // Asking spends nothing.
+  await expect(page.getByTestId("confirm-remarket")).toBeVisible();
+  await confirmRemarket(page);
   await expect(page.getByText(`Re-marketed ${policy}`)).toBeVisible();
   await expect(page.getByTestId("quota-used")).toHaveText(String(before + 1));
   await expect(page.locator(`[data-policy="${policy}"]`)).toHaveCount(0);
@@ -71,12 +75,12 @@ test("dismiss needs a reason, then leaves the worklist with it", async ({ page }
   await page.goto("/remarket");
   const row = page.getByTestId("worklist-row").first();
   const policy = (await row.getAttribute("data-policy"))!;
-  await row.getByText("Dismiss…").click();
+  await row.getByText("More").click();
   await row.getByRole("button", { name: `Dismiss ${policy}` }).click();
   await expect(page.getByText("Enter a reason to dismiss.")).toBeVisible();
 
   const again = page.locator(`[data-policy="${policy}"]`);
-  if (!(await again.getByLabel(`Dismiss reason for ${policy}`).isVisible())) await again.getByText("Dismiss…").click();
+  if (!(await again.getByLabel(`Dismiss reason for ${policy}`).isVisible())) await again.getByText("More").click();
   await again.getByLabel(`Dismiss reason for ${policy}`).fill("Customer is selling the home");
   await again.getByRole("button", { name: `Dismiss ${policy}` }).click();
   await expect(page.getByText("1 renewal dismissed: Customer is selling the home")).toBeVisible();
@@ -98,6 +102,7 @@ test("bulk re-market three; the bulk log records it", async ({ page }) => {
     await page.getByLabel(`Select ${policy}`).check();
   }
   await page.getByRole("button", { name: "Re-market selected" }).click();
+  await confirmRemarket(page, 3);
   await expect(page.getByText("Re-marketed 3 policies")).toBeVisible();
   await expect(page.getByTestId("quota-used")).toHaveText(String(before + 3));
   for (const policy of policies) await expect(page.locator(`[data-policy="${policy}"]`)).toHaveCount(0);

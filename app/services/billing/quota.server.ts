@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { remarketUsage, remarketUsageEvents } from "~/db/schema";
 import { getEnv } from "~/env.server";
@@ -87,6 +87,29 @@ export async function consumeRemarketQuota(
   });
   await notifyThresholds(tx, tenantId, quotaYear, row.used, quota, now);
   return { ok: true, quotaYear, used: row.used, quota };
+}
+
+/**
+ * Give back one unit (an undone re-market) to the year it was taken from, inside the caller's
+ * transaction: the counter goes down (never below 0) and the use it answers, the event recorded
+ * at `usedAt`, goes away so the daily usage no longer counts it. Returns the new usage.
+ */
+export async function returnRemarketQuota(tx: DbOrTx, tenantId: string, quotaYear: number, usedAt: Date) {
+  const [row] = await tx
+    .update(remarketUsage)
+    .set({ used: sql`${remarketUsage.used} - 1`, updatedAt: new Date() })
+    .where(and(eq(remarketUsage.tenantId, tenantId), eq(remarketUsage.quotaYear, quotaYear), gt(remarketUsage.used, 0)))
+    .returning({ used: remarketUsage.used });
+  const [event] = await tx
+    .select({ id: remarketUsageEvents.id })
+    .from(remarketUsageEvents)
+    .where(
+      and(eq(remarketUsageEvents.tenantId, tenantId), eq(remarketUsageEvents.quotaYear, quotaYear), eq(remarketUsageEvents.usedAt, usedAt)),
+    )
+    .limit(1);
+  if (event)
+    await tx.delete(remarketUsageEvents).where(and(eq(remarketUsageEvents.tenantId, tenantId), eq(remarketUsageEvents.id, event.id)));
+  return { quotaYear, used: row?.used ?? 0 };
 }
 
 // Each use has its own counter value, so exactly one use crosses each threshold: the

@@ -1,5 +1,5 @@
 import { queryRows } from "~/db/rows.server";
-import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
 import { bulkActions, remarkets, renewalFlags, type BulkFailure, type FlagStatus, type WorklistFilterOptions } from "~/db/schema";
 import { recordAudit } from "../platform/audit.server";
@@ -15,6 +15,33 @@ export type WorklistFilters = {
   state?: string;
   q?: string;
 };
+
+/** `?sort=` values: a column, descending with a leading "-". Expiry, soonest first, is the default. */
+export const WORKLIST_SORTS = [
+  "expiry",
+  "-expiry",
+  "change_pct",
+  "-change_pct",
+  "change_amount",
+  "-change_amount",
+  "premium",
+  "-premium",
+] as const;
+export type WorklistSort = (typeof WORKLIST_SORTS)[number];
+
+const SORT_COLUMNS = {
+  expiry: renewalFlags.expirationDate,
+  change_pct: renewalFlags.changePct,
+  change_amount: renewalFlags.changeAmount,
+  premium: renewalFlags.renewalPremium,
+} as const;
+
+function sortOrder(sort: WorklistSort) {
+  const descending = sort.startsWith("-");
+  const column = SORT_COLUMNS[sort.replace(/^-/, "") as keyof typeof SORT_COLUMNS];
+  // Ties break on expiry then id, so a page boundary never shows a row twice or skips one.
+  return [descending ? desc(column) : asc(column), asc(renewalFlags.expirationDate), asc(renewalFlags.id)];
+}
 
 export const WORKLIST_PAGE_SIZE = 25;
 /**
@@ -38,8 +65,13 @@ function worklistWhere(tenantId: string, f: WorklistFilters) {
   return and(...parts)!;
 }
 
-/** One page of the worklist, soonest expiry first, with a (capped) total and the filter choices. */
-export async function listWorklist(ctx: Pick<TenantContext, "db" | "tenantId">, filters: WorklistFilters, page: number) {
+/** One page of the worklist in the chosen order (soonest expiry first), with a (capped) total and the filter choices. */
+export async function listWorklist(
+  ctx: Pick<TenantContext, "db" | "tenantId">,
+  filters: WorklistFilters,
+  page: number,
+  sort: WorklistSort = "expiry",
+) {
   const where = worklistWhere(ctx.tenantId, filters);
   const cap = countCapFor(page);
   const [rows, counted] = await Promise.all([
@@ -70,7 +102,7 @@ export async function listWorklist(ctx: Pick<TenantContext, "db" | "tenantId">, 
       .from(renewalFlags)
       .leftJoin(remarkets, and(eq(remarkets.tenantId, renewalFlags.tenantId), eq(remarkets.policyId, renewalFlags.policyId)))
       .where(where)
-      .orderBy(asc(renewalFlags.expirationDate), asc(renewalFlags.id))
+      .orderBy(...sortOrder(sort))
       .limit(WORKLIST_PAGE_SIZE)
       .offset((page - 1) * WORKLIST_PAGE_SIZE),
     // The capped count and the last computation (filter choices, time) in one statement.

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { seedFlaggedBook, type ScopedBook } from "../../../tests/support/book-factories";
 import { expectTenantScoped, ids, sorted, twoTenants, type TenantPair } from "../../../tests/support/tenant-scope";
-import { listWorklist } from "./worklist.server";
+import { WORKLIST_SORTS, listWorklist } from "./worklist.server";
 
 // The renewals worklist (rows, capped total, filter choices) answers each tenant with its own flags.
 describe("worklist: tenant scope", () => {
@@ -59,5 +59,22 @@ describe("worklist: tenant scope", () => {
     );
     const [a] = pair;
     expect((await listWorklist(a.ctx, { status: "open", carrier: a.seed.carrier }, 1)).total).toBe(a.seed.openFlagIds.length);
+  });
+
+  test("every sort order (?sort=) lists only the tenant's own rows, in that order", async () => {
+    const column = { expiry: "expirationDate", premium: "renewalPremium", change_pct: "changePct", change_amount: "changeAmount" } as const;
+    for (const sort of WORKLIST_SORTS) {
+      await expectTenantScoped(
+        pair,
+        (me) => listWorklist(me.ctx, { status: "open" }, 1, sort),
+        (r) => {
+          const key = column[sort.replace(/^-/, "") as keyof typeof column];
+          const values = r.rows.map((row) => (key === "expirationDate" ? Date.parse(row[key]) : Number(row[key])));
+          const inOrder = values.every((v, i) => i === 0 || (sort.startsWith("-") ? values[i - 1] >= v : values[i - 1] <= v));
+          return { ids: ids(r.rows), inOrder };
+        },
+        (me) => ({ ids: sorted(me.seed.openFlagIds), inOrder: true }),
+      );
+    }
   });
 });

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { format, parseISO } from "date-fns";
 import { z } from "zod";
 import { FORM_TOKEN_FIELD, PostForm, useFormId } from "~/components/forms";
+import { InlineRetryNotice } from "~/components/network-status";
 import { Pagination } from "~/components/pagination";
 import { Card, FilterSelect, FlagExplanation, inputClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { Notice } from "~/components/ui/alert-pill";
@@ -650,6 +651,8 @@ function ConfirmForm({ confirm, onCancel }: { confirm: Confirmation; onCancel?: 
     <Form method="post" className="space-y-3 text-sm" data-testid="confirm-remarket">
       <input type="hidden" name={FORM_TOKEN_FIELD} value={confirm.token} />
       <input type="hidden" name="confirmed" value="yes" />
+      {/* A yes that got no answer says so here, inside the dialog, with "Try again" (same token). */}
+      <InlineRetryNotice />
       {confirm.row ? (
         <input type="hidden" name="row" value={confirm.row} />
       ) : (

@@ -82,11 +82,14 @@ for (const mode of MODES) {
     await page.goto("/remarket");
     const before = await quotaUsed(page);
     const policy = (await page.getByTestId("worklist-row").first().getAttribute("data-policy"))!;
-    const failure = await failNext(page, "POST", /^\/remarket\.data$/, mode);
-
+    // The question ("This uses 1 of your … re-markets") comes first; the answer to it is what spends quota.
     await page.getByRole("button", { name: `Re-market ${policy}`, exact: true }).click();
-    await confirmIfAsked(page);
-    await expect(notice(page)).toContainText(
+    const question = page.getByRole("dialog", { name: `Re-market policy ${policy}?` });
+    await expect(question).toBeVisible();
+    const failure = await failNext(page, "POST", /^\/remarket\.data$/, mode);
+    await question.getByRole("button", { name: `Re-market ${policy}`, exact: true }).click();
+    // The notice is inside the question's dialog, where the person's eyes (and the focus) are.
+    await expect(question.getByTestId("connection-notice")).toContainText(
       "Couldn't reach Remarket. Your change may not have been saved; try again — it will not be applied twice.",
     );
     expect(failure.fired()).toBe(true);
@@ -94,7 +97,7 @@ for (const mode of MODES) {
     await expect(page.locator(`[data-policy="${policy}"]`)).toBeVisible();
     await expect(page.getByTestId("offline-indicator")).toHaveCount(0);
 
-    await notice(page).getByRole("button", { name: "Try again" }).click();
+    await question.getByTestId("connection-notice").getByRole("button", { name: "Try again" }).click();
     await expect(page.locator(`[data-policy="${policy}"]`)).toHaveCount(0);
     await expect(notice(page)).toHaveCount(0);
     await expect(page.getByTestId("quota-used")).toHaveText(String(before + 1));

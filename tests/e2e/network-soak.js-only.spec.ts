@@ -55,7 +55,13 @@ const notice = (page: Page) => page.getByTestId("connection-notice").or(page.get
  * it, else `again` (the same click once more) when the page has gone quiet without the result.
  * Returns the number of tries.
  */
-async function persist(page: Page, attempt: () => Promise<void>, done: () => Promise<boolean>, again?: () => Promise<void>) {
+async function persist(
+  page: Page,
+  attempt: () => Promise<void>,
+  done: () => Promise<boolean>,
+  again?: () => Promise<void>,
+  answer?: () => Promise<boolean>,
+) {
   let tries = 1;
   let quietSince = Date.now();
   const deadline = Date.now() + FLOW_DEADLINE_MS;
@@ -63,6 +69,12 @@ async function persist(page: Page, attempt: () => Promise<void>, done: () => Pro
   for (;;) {
     if ((await notice(page).count()) === 0 && (await done())) return tries;
     expect(Date.now(), "the flow completes").toBeLessThan(deadline);
+    // A question on the way (re-market's "This uses 1 of your … re-markets"): the person says yes.
+    if (answer && (await notice(page).count()) === 0 && (await answer())) {
+      quietSince = Date.now();
+      await page.waitForTimeout(200);
+      continue;
+    }
     const retry = notice(page).getByRole("button", { name: "Try again" }).first();
     if (await retry.isVisible().catch(() => false)) {
       tries++;
@@ -130,13 +142,23 @@ test("soak: 30 % of fetch/XHR requests fail over a day of common flows; every fl
       if ((await page.getByTestId("worklist-row").count()) === 0) return;
       const row = page.getByTestId("worklist-row").first();
       const policy = (await row.getAttribute("data-policy"))!;
-      const button = page.getByRole("button", { name: `Re-market ${policy}`, exact: true });
+      const button = page.getByRole("button", { name: `Re-market ${policy}`, exact: true }).first();
+      const yes = page
+        .getByRole("dialog", { name: `Re-market policy ${policy}?` })
+        .getByRole("button", { name: `Re-market ${policy}`, exact: true });
       const n = await persist(
         page,
         () => button.click(),
         async () =>
           (await page.locator(`[data-policy="${policy}"]`).count()) === 0 &&
           (await visible(page.getByRole("heading", { name: "Re-market" }))),
+        undefined,
+        async () =>
+          (await visible(yes)) &&
+          (await yes.click().then(
+            () => true,
+            () => false,
+          )),
       );
       remarketed.push(policy);
       record("re-market", n);

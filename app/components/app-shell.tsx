@@ -105,7 +105,7 @@ export function AppShell(props: ShellProps) {
             <Sidebar isStaff={props.isStaff} />
           </div>
         </aside>
-        <main className="flex-1 px-4 py-6 md:px-8">{props.children}</main>
+        <main className="min-w-0 flex-1 px-4 py-6 md:px-8">{props.children}</main>
       </div>
       <footer className="border-t border-slate-200 px-4 py-4 text-center text-xs text-slate-500 dark:border-slate-800">
         © {props.year} Remarket. All Rights Reserved

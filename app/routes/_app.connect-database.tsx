@@ -145,10 +145,10 @@ function ConnectionRows({ row, subs, isAdmin, hydrated }: { row: Row; subs: Row[
 function ConnectionRow({ row: c, isAdmin, hydrated, sub = false }: { row: Row; isAdmin: boolean; hydrated: boolean; sub?: boolean }) {
   return (
     <tr className="border-b border-slate-100 align-middle dark:border-slate-800" data-connection={c.id}>
-      <td className={sub ? "py-2 pl-10 pr-3" : "px-3 py-2"}>
+      <td className={sub ? "min-w-[16rem] py-2 pl-10 pr-3" : "min-w-[16rem] px-3 py-2"}>
         <div className="flex items-center gap-3">
-          {c.integration.logo ? <img src={c.integration.logo} alt="" width={72} height={24} className="h-6 w-[72px]" /> : null}
-          <div>
+          {c.integration.logo ? <img src={c.integration.logo} alt="" width={72} height={24} className="h-6 w-[72px] shrink-0" /> : null}
+          <div className="min-w-0">
             <Link to={`/connect-database/${c.id}`} className="font-semibold hover:underline">
               {c.name}
             </Link>

@@ -57,11 +57,15 @@ export default function CustomersPage() {
         <Stat label="With active policies" value={formatNumber(counts.active)} testId="count-active" />
         <Stat label={`Re-marketed in ${counts.year}`} value={formatNumber(counts.remarketed)} testId="count-remarketed" />
       </div>
-      <div className="grid gap-4 lg:grid-cols-[1fr_18rem]">
-        <div className="space-y-3">
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
+        <div className="min-w-0 space-y-3">
           <Card>
-            <Form method="get" className="grid gap-3 sm:grid-cols-5 sm:items-end" aria-label="Customer filters">
-              <label className="block text-sm sm:col-span-2">
+            <Form
+              method="get"
+              className="grid gap-3 sm:grid-cols-2 sm:items-end lg:grid-cols-[1fr_1fr_1fr_auto]"
+              aria-label="Customer filters"
+            >
+              <label className="block text-sm sm:col-span-2 lg:col-span-4">
                 <span className="font-medium">Search name or e-mail</span>
                 <input type="search" name="q" defaultValue={filters.q ?? ""} className={`${inputClass} mt-1`} />
               </label>
@@ -77,22 +81,20 @@ export default function CustomersPage() {
                 value={filters.producer ?? ""}
                 options={options.producers.map((s) => ({ value: s, label: s }))}
               />
-              <div className="flex items-end gap-2">
-                <FilterSelect
-                  name="segment"
-                  label="Show"
-                  value={filters.segment}
-                  all=""
-                  options={[
-                    { value: "all", label: "Everyone" },
-                    { value: "active", label: "With active policies" },
-                    { value: "remarketed", label: `Re-marketed in ${counts.year}` },
-                  ]}
-                />
-                <Button type="submit" variant="secondary">
-                  Apply
-                </Button>
-              </div>
+              <FilterSelect
+                name="segment"
+                label="Show"
+                value={filters.segment}
+                all=""
+                options={[
+                  { value: "all", label: "Everyone" },
+                  { value: "active", label: "With active policies" },
+                  { value: "remarketed", label: `Re-marketed in ${counts.year}` },
+                ]}
+              />
+              <Button type="submit" variant="secondary">
+                Apply
+              </Button>
             </Form>
           </Card>
           <ListTable

@@ -143,67 +143,69 @@ export default function RemarketQuotesPage() {
       </Card>
 
       <Card title="Quotes">
-        <table className={tableClass} data-testid="quotes">
-          <thead className={theadClass}>
-            <tr>
-              <th className="py-2 pr-3">Carrier</th>
-              <th className="pr-3 text-right">Premium</th>
-              <th className="pr-3 text-right">{referenceLabel}</th>
-              <th className="pr-3">Effective</th>
-              <th className="pr-3">Coverage notes</th>
-              <th className="pr-3">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {remarket.quotes.length === 0 ? (
+        <div className="overflow-x-auto">
+          <table className={tableClass} data-testid="quotes">
+            <thead className={theadClass}>
               <tr>
-                <td colSpan={6} className="py-4 text-center text-slate-500">
-                  No quotes yet.
-                </td>
+                <th className="py-2 pr-3">Carrier</th>
+                <th className="pr-3 text-right">Premium</th>
+                <th className="pr-3 text-right">{referenceLabel}</th>
+                <th className="pr-3">Effective</th>
+                <th className="pr-3">Coverage notes</th>
+                <th className="pr-3">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ) : null}
-            {remarket.quotes.map((q) => {
-              return (
-                <tr key={q.id} className={rowClass} data-testid="quote-row">
-                  <td className="py-2 pr-3">
-                    {q.carrierName} {q.selected ? <AlertPill tone="success">Selected</AlertPill> : null}
-                  </td>
-                  <td className="pr-3 text-right">{formatMoney(q.premium, 2)}</td>
-                  <td className="pr-3 text-right">{describeDifference(q.premium, reference)}</td>
-                  <td className="pr-3">{format(parseISO(q.effectiveDate), "d MMM yyyy")}</td>
-                  <td className="max-w-xs pr-3 text-xs">{q.coverageNotes}</td>
-                  <td className="pr-3">
-                    <div className="flex items-center gap-2">
-                      <Link
-                        to={`?edit=${q.id}`}
-                        className="text-sm text-brand-600 hover:underline"
-                        aria-label={`Edit quote from ${q.carrierName}`}
-                      >
-                        Edit
-                      </Link>
-                      {!q.selected ? (
-                        <PostForm>
-                          <input type="hidden" name="quoteId" value={q.id} />
-                          <Button
-                            type="submit"
-                            name="intent"
-                            value="select"
-                            variant="secondary"
-                            aria-label={`Select quote from ${q.carrierName}`}
-                          >
-                            Select
-                          </Button>
-                        </PostForm>
-                      ) : null}
-                    </div>
+            </thead>
+            <tbody>
+              {remarket.quotes.length === 0 ? (
+                <tr>
+                  <td colSpan={6} className="py-4 text-center text-slate-500">
+                    No quotes yet.
                   </td>
                 </tr>
-              );
-            })}
-          </tbody>
-        </table>
+              ) : null}
+              {remarket.quotes.map((q) => {
+                return (
+                  <tr key={q.id} className={rowClass} data-testid="quote-row">
+                    <td className="py-2 pr-3">
+                      {q.carrierName} {q.selected ? <AlertPill tone="success">Selected</AlertPill> : null}
+                    </td>
+                    <td className="pr-3 text-right">{formatMoney(q.premium, 2)}</td>
+                    <td className="pr-3 text-right">{describeDifference(q.premium, reference)}</td>
+                    <td className="pr-3">{format(parseISO(q.effectiveDate), "d MMM yyyy")}</td>
+                    <td className="max-w-xs pr-3 text-xs">{q.coverageNotes}</td>
+                    <td className="pr-3">
+                      <div className="flex items-center gap-2">
+                        <Link
+                          to={`?edit=${q.id}`}
+                          className="text-sm text-brand-600 hover:underline"
+                          aria-label={`Edit quote from ${q.carrierName}`}
+                        >
+                          Edit
+                        </Link>
+                        {!q.selected ? (
+                          <PostForm>
+                            <input type="hidden" name="quoteId" value={q.id} />
+                            <Button
+                              type="submit"
+                              name="intent"
+                              value="select"
+                              variant="secondary"
+                              aria-label={`Select quote from ${q.carrierName}`}
+                            >
+                              Select
+                            </Button>
+                          </PostForm>
+                        ) : null}
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
         {remarket.outcome !== "lost" ? (
           <PostForm className="mt-3">
             <Button type="submit" name="intent" value="lost" variant="ghost">

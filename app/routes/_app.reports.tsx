@@ -108,86 +108,90 @@ export default function ReportsPage() {
           ]}
           values={{ used: quota.map((m) => m.used), rewrites: quota.map((m) => m.rewrites) }}
         />
-        <table className={`${tableClass} mt-3`} data-testid="quota-return">
-          <thead className={theadClass}>
-            <tr>
-              <th className="py-2">Month</th>
-              <th className="text-right">Re-markets used</th>
-              <th className="text-right">Rewrites bound</th>
-              <th className="text-right">Premium saved {SAVINGS_BASIS_LABELS.offer}</th>
-              <th className="text-right">Premium saved {SAVINGS_BASIS_LABELS.current}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {quota.map((m) => (
-              <tr key={m.month} className={rowClass}>
-                <td className="py-1.5">{format(parseISO(`${m.month}-01`), "MMMM")}</td>
-                <td className="text-right">{formatNumber(m.used)}</td>
-                <td className="text-right">{formatNumber(m.rewrites)}</td>
-                <td className="text-right">{formatSavedTotal(m.savedVsOffer)}</td>
-                <td className="text-right">{formatSavedTotal(m.savedVsCurrent)}</td>
+        <div className="mt-3 overflow-x-auto">
+          <table className={tableClass} data-testid="quota-return">
+            <thead className={theadClass}>
+              <tr>
+                <th className="py-2">Month</th>
+                <th className="text-right">Re-markets used</th>
+                <th className="text-right">Rewrites bound</th>
+                <th className="text-right">Premium saved {SAVINGS_BASIS_LABELS.offer}</th>
+                <th className="text-right">Premium saved {SAVINGS_BASIS_LABELS.current}</th>
               </tr>
-            ))}
-            <tr className="font-semibold">
-              <td className="py-1.5">Total</td>
-              <td className="text-right" data-testid="quota-return-used">
-                {formatNumber(totals.used)}
-              </td>
-              <td className="text-right">{formatNumber(totals.rewrites)}</td>
-              <td className="text-right" data-testid="saved-vs-offer">
-                {formatSavedTotal(totals.savedVsOffer)}
-              </td>
-              <td className="text-right" data-testid="saved-vs-current">
-                {formatSavedTotal(totals.savedVsCurrent)}
-              </td>
-            </tr>
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {quota.map((m) => (
+                <tr key={m.month} className={rowClass}>
+                  <td className="py-1.5">{format(parseISO(`${m.month}-01`), "MMMM")}</td>
+                  <td className="text-right">{formatNumber(m.used)}</td>
+                  <td className="text-right">{formatNumber(m.rewrites)}</td>
+                  <td className="text-right">{formatSavedTotal(m.savedVsOffer)}</td>
+                  <td className="text-right">{formatSavedTotal(m.savedVsCurrent)}</td>
+                </tr>
+              ))}
+              <tr className="font-semibold">
+                <td className="py-1.5">Total</td>
+                <td className="text-right" data-testid="quota-return-used">
+                  {formatNumber(totals.used)}
+                </td>
+                <td className="text-right">{formatNumber(totals.rewrites)}</td>
+                <td className="text-right" data-testid="saved-vs-offer">
+                  {formatSavedTotal(totals.savedVsOffer)}
+                </td>
+                <td className="text-right" data-testid="saved-vs-current">
+                  {formatSavedTotal(totals.savedVsCurrent)}
+                </td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
       </Card>
 
       <Card title="Bulk actions">
-        <table className={tableClass} data-testid="bulk-log">
-          <thead className={theadClass}>
-            <tr>
-              <th className="py-2 pr-3">When</th>
-              <th className="pr-3">Who</th>
-              <th className="pr-3">Action</th>
-              <th className="pr-3 text-right">Requested</th>
-              <th className="pr-3 text-right">Done</th>
-              <th className="pr-3">Failed and why</th>
-            </tr>
-          </thead>
-          <tbody>
-            {log.rows.length === 0 ? (
+        <div className="overflow-x-auto">
+          <table className={tableClass} data-testid="bulk-log">
+            <thead className={theadClass}>
               <tr>
-                <td colSpan={6} className="py-4 text-center text-slate-500">
-                  No bulk actions yet.
-                </td>
+                <th className="py-2 pr-3">When</th>
+                <th className="pr-3">Who</th>
+                <th className="pr-3">Action</th>
+                <th className="pr-3 text-right">Requested</th>
+                <th className="pr-3 text-right">Done</th>
+                <th className="pr-3">Failed and why</th>
               </tr>
-            ) : null}
-            {log.rows.map((b) => (
-              <tr key={b.id} className={rowClass}>
-                <td className="whitespace-nowrap py-2 pr-3">{format(new Date(b.createdAt), "dd MMM yyyy | HH:mm")}</td>
-                <td className="pr-3">{b.userName ?? "—"}</td>
-                <td className="pr-3">
-                  {b.action === "remarket" ? "Re-market" : b.action === "dismiss" ? "Dismiss" : "Snooze"}
-                  {b.details ? <div className="text-xs text-slate-500">{b.details}</div> : null}
-                </td>
-                <td className="pr-3 text-right">{formatNumber(b.requested)}</td>
-                <td className="pr-3 text-right">{formatNumber(b.succeeded)}</td>
-                <td className="pr-3 text-xs">
-                  {b.failures.length === 0
-                    ? "None"
-                    : b.failures.map((f) => (
-                        <div key={f.id}>
-                          {f.label}: {f.reason}
-                        </div>
-                      ))}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {log.rows.length === 0 ? (
+                <tr>
+                  <td colSpan={6} className="py-4 text-center text-slate-500">
+                    No bulk actions yet.
+                  </td>
+                </tr>
+              ) : null}
+              {log.rows.map((b) => (
+                <tr key={b.id} className={rowClass}>
+                  <td className="whitespace-nowrap py-2 pr-3">{format(new Date(b.createdAt), "dd MMM yyyy | HH:mm")}</td>
+                  <td className="pr-3">{b.userName ?? "—"}</td>
+                  <td className="pr-3">
+                    {b.action === "remarket" ? "Re-market" : b.action === "dismiss" ? "Dismiss" : "Snooze"}
+                    {b.details ? <div className="text-xs text-slate-500">{b.details}</div> : null}
+                  </td>
+                  <td className="pr-3 text-right">{formatNumber(b.requested)}</td>
+                  <td className="pr-3 text-right">{formatNumber(b.succeeded)}</td>
+                  <td className="pr-3 text-xs">
+                    {b.failures.length === 0
+                      ? "None"
+                      : b.failures.map((f) => (
+                          <div key={f.id}>
+                            {f.label}: {f.reason}
+                          </div>
+                        ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         <Pagination page={page} pageCount={pageCount} />
       </Card>
     </div>
@@ -196,7 +200,7 @@ export default function ReportsPage() {
 
 function Retention({ title, rows, testId }: { title: string; rows: RetentionRow[]; testId: string }) {
   return (
-    <div>
+    <div className="min-w-0">
       <h3 className="mb-2 font-medium">{title}</h3>
       {rows.length === 0 ? (
         <p className="text-sm text-slate-500">No closed re-markets in this period.</p>
@@ -215,30 +219,32 @@ function Retention({ title, rows, testId }: { title: string; rows: RetentionRow[
           height={180}
         />
       )}
-      <table className={`${tableClass} mt-2`} data-testid={testId}>
-        <thead className={theadClass}>
-          <tr>
-            <th className="py-1">Group</th>
-            <th className="text-right">Renewed</th>
-            <th className="text-right">Rewritten</th>
-            <th className="text-right">Lost</th>
-            <th className="text-right">Kept premium</th>
-            <th className="text-right">Lost premium</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.key} className={rowClass}>
-              <td className="py-1">{r.key}</td>
-              <td className="text-right">{formatNumber(r.renewed)}</td>
-              <td className="text-right">{formatNumber(r.rewritten)}</td>
-              <td className="text-right">{formatNumber(r.lost)}</td>
-              <td className="text-right">{formatMoney(r.retainedPremium)}</td>
-              <td className="text-right">{formatMoney(r.lostPremium)}</td>
+      <div className="mt-2 overflow-x-auto">
+        <table className={tableClass} data-testid={testId}>
+          <thead className={theadClass}>
+            <tr>
+              <th className="py-1">Group</th>
+              <th className="text-right">Renewed</th>
+              <th className="text-right">Rewritten</th>
+              <th className="text-right">Lost</th>
+              <th className="text-right">Kept premium</th>
+              <th className="text-right">Lost premium</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key} className={rowClass}>
+                <td className="py-1">{r.key}</td>
+                <td className="text-right">{formatNumber(r.renewed)}</td>
+                <td className="text-right">{formatNumber(r.rewritten)}</td>
+                <td className="text-right">{formatNumber(r.lost)}</td>
+                <td className="text-right">{formatMoney(r.retainedPremium)}</td>
+                <td className="text-right">{formatMoney(r.lostPremium)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

@@ -80,37 +80,39 @@ export default function TeamPage() {
     <div className="max-w-3xl space-y-8">
       <h1 className="text-2xl font-bold">Team</h1>
       {buttonErrors ? <Notice tone="error">{buttonErrors.join(" ")}</Notice> : null}
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-slate-200 text-slate-500 dark:border-slate-700">
-          <tr>
-            <th className="py-2">Name</th>
-            <th>E-mail</th>
-            <th>Role</th>
-            <th className="sr-only">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {members.map((m) => (
-            <tr key={m.id} className="border-b border-slate-100 dark:border-slate-800">
-              <td className="py-2">{m.name}</td>
-              <td>{m.email}</td>
-              <td>
-                <AlertPill tone={m.role === "admin" ? "success" : "neutral"}>{m.role === "admin" ? "Admin" : "Staff"}</AlertPill>
-              </td>
-              <td className="text-right">
-                {isAdmin && m.id !== me ? (
-                  <PostForm>
-                    <input type="hidden" name="id" value={m.id} />
-                    <Button type="submit" name="intent" value="remove" variant="ghost" aria-label={`Remove ${m.name}`}>
-                      Remove
-                    </Button>
-                  </PostForm>
-                ) : null}
-              </td>
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <thead className="border-b border-slate-200 text-slate-500 dark:border-slate-700">
+            <tr>
+              <th className="py-2">Name</th>
+              <th>E-mail</th>
+              <th>Role</th>
+              <th className="sr-only">Actions</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {members.map((m) => (
+              <tr key={m.id} className="border-b border-slate-100 dark:border-slate-800">
+                <td className="py-2">{m.name}</td>
+                <td>{m.email}</td>
+                <td>
+                  <AlertPill tone={m.role === "admin" ? "success" : "neutral"}>{m.role === "admin" ? "Admin" : "Staff"}</AlertPill>
+                </td>
+                <td className="text-right">
+                  {isAdmin && m.id !== me ? (
+                    <PostForm>
+                      <input type="hidden" name="id" value={m.id} />
+                      <Button type="submit" name="intent" value="remove" variant="ghost" aria-label={`Remove ${m.name}`}>
+                        Remove
+                      </Button>
+                    </PostForm>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {invitations.length > 0 ? (
         <section className="space-y-2">
           <h2 className="text-lg font-semibold">Pending invitations</h2>

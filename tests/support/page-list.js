@@ -43,7 +43,7 @@ export const VIEWPORTS = /** @type {const} */ ([
 
 /**
  * The detail pages' paths, read from the list pages' links as a user would click them.
- * @param {{ goto: (url: string) => Promise<unknown>; locator: (s: string) => { evaluateAll: <T>(f: (els: Element[]) => T) => Promise<T> } }} page
+ * @param {import("@playwright/test").Page} page
  * @returns {Promise<string[]>}
  */
 export async function detailPaths(page) {

@@ -31,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(
     {
       user: auth ? { id: auth.user.id, name: auth.user.name, email: auth.user.email, role: auth.user.role } : null,
-      tenant: auth ? { id: auth.tenant.id, name: auth.tenant.name } : null,
+      tenant: auth ? { id: auth.tenant.id, name: auth.tenant.name, timeZone: auth.tenant.timeZone } : null,
       // seed: custom:showDemo / custom:paid
       showDemo: auth?.tenant.isDemo ?? false,
       shell,

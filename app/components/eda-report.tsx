@@ -1,5 +1,5 @@
 import type { ChartBin, ColumnProfile, EdaReport, SheetProfile } from "~/services/files/eda/types";
-import { formatNumber } from "~/utils/format";
+import { formatCount, formatDate, formatDateTime, formatNumber, formatPercent } from "~/utils/format";
 
 /**
  * The report's own stylesheet: the page and the downloaded HTML file use the same markup and
@@ -24,7 +24,7 @@ const fmt = (n: number | null | undefined, decimals = 0) =>
 const smart = (n: number) => fmt(n, Number.isInteger(n) ? 0 : Math.abs(n) < 100 ? 2 : 1);
 
 /** The whole EDA report (seed files/eda-report), rendered on the server. */
-export function EdaReportView({ report }: { report: EdaReport }) {
+export function EdaReportView({ report, timeZone = "UTC" }: { report: EdaReport; timeZone?: string }) {
   const totalRows = report.sheets.reduce((n, s) => n + s.rows, 0);
   return (
     <div className="eda" data-testid="eda-report">
@@ -33,7 +33,8 @@ export function EdaReportView({ report }: { report: EdaReport }) {
         Exploratory data analysis · {report.format.toUpperCase()}
         {report.encoding ? ` · ${report.encoding}` : ""}
         {report.delimiter ? ` · delimiter ${report.delimiter === "\t" ? "tab" : `“${report.delimiter}”`}` : ""} · generated{" "}
-        {report.generatedAt.slice(0, 16).replace("T", " ")} UTC in {fmt(report.durationMs)} ms
+        {formatDateTime(report.generatedAt, timeZone)}
+        {timeZone === "UTC" ? " UTC" : ""} in {fmt(report.durationMs)} ms
       </p>
       {report.warnings.map((w) => (
         <span key={w} className="warn">
@@ -42,7 +43,7 @@ export function EdaReportView({ report }: { report: EdaReport }) {
       ))}
       {report.sheets.length > 1 ? (
         <p>
-          {report.sheets.length} sheets, {fmt(totalRows)} rows in all.
+          {formatCount(report.sheets.length, "sheet")}, {formatCount(totalRows, "row")} in all.
         </p>
       ) : null}
       {report.sheets.map((sheet) => (
@@ -83,7 +84,7 @@ function SheetSection({ sheet, showName }: { sheet: SheetProfile; showName: bool
               <td>{p.name}</td>
               <td>{p.type}</td>
               <td className="n">
-                {fmt(p.missing)} ({fmt(p.missingPct, 1)}%)
+                {fmt(p.missing)} ({formatPercent(p.missingPct)})
               </td>
               <td className="n">
                 {p.distinctExact ? "" : "≈ "}
@@ -123,7 +124,7 @@ function ColumnCard({ column: c }: { column: ColumnProfile }) {
       <table>
         <tbody>
           <Row label="Values" value={fmt(c.count)} />
-          <Row label="Missing" value={`${fmt(c.missing)} (${fmt(c.missingPct, 1)}%)`} />
+          <Row label="Missing" value={`${fmt(c.missing)} (${formatPercent(c.missingPct)})`} />
           <Row label="Distinct" value={`${c.distinctExact ? "" : "≈ "}${fmt(c.distinct)}`} />
           {c.numeric ? (
             <>
@@ -137,7 +138,7 @@ function ColumnCard({ column: c }: { column: ColumnProfile }) {
               />
             </>
           ) : null}
-          {c.dates ? <Row label="Date range" value={`${c.dates.min} – ${c.dates.max}`} /> : null}
+          {c.dates ? <Row label="Date range" value={`${formatDate(c.dates.min)} – ${formatDate(c.dates.max)}`} /> : null}
         </tbody>
       </table>
       {c.warnings.map((w) => (

@@ -3,8 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { getDashboard } from "~/services/renewals/dashboard.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatNumber } from "~/utils/format";
-import { formatLocalDay, formatLocalDayTime } from "~/utils/time-zone";
+import { formatDate, formatDateTime, formatNumber, formatPercent, pluralize } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | Remarket" }];
 
@@ -13,7 +12,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const timeZone = ctx.auth.tenant.timeZone;
   const dashboard = await getDashboard({ db: ctx.db, tenantId: ctx.tenantId, timeZone });
   // Dates are formatted here, in the agency's time zone (the browser's may differ).
-  const day = (d: Date | null) => (d ? formatLocalDay(d, timeZone) : null);
+  const day = (d: Date | null) => (d ? formatDate(d, timeZone) : null);
   return {
     tenantName: ctx.auth.tenant.name,
     userName: ctx.auth.user.name,
@@ -21,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     quota: dashboard.quota,
     connections: {
       ...dashboard.connections,
-      lastSyncAt: dashboard.connections.lastSyncAt ? formatLocalDayTime(dashboard.connections.lastSyncAt, timeZone) : null,
+      lastSyncAt: dashboard.connections.lastSyncAt ? formatDateTime(dashboard.connections.lastSyncAt, timeZone) : null,
     },
     hasBook: dashboard.hasBook,
   };
@@ -60,8 +59,9 @@ export default function Dashboard() {
               {forecast.computedAt ? (
                 <>
                   <p>
-                    <Figure>{`${forecast.dueSoonCapped ? "More than " : ""}${formatNumber(forecast.dueSoon)}`}</Figure> flagged renewal
-                    {forecast.dueSoon === 1 ? "" : "s"} expire in the next {forecast.dueDays} days.
+                    <Figure>{`${forecast.dueSoonCapped ? "More than " : ""}${formatNumber(forecast.dueSoon)}`}</Figure> flagged{" "}
+                    {pluralize(forecast.dueSoon, "renewal")} {forecast.dueSoon === 1 ? "expires" : "expire"} in the next {forecast.dueDays}{" "}
+                    days.
                   </p>
                   <p className="mt-1 text-slate-600 dark:text-slate-300">
                     {forecast.openCapped ? "More than " : ""}
@@ -106,7 +106,7 @@ export default function Dashboard() {
         )}
         <DashCard title={`Re-marketing quota ${quota.year}`} testId="card-quota" to="/billing" action="Billing and usage">
           <p>
-            <Figure>{formatNumber(quota.used)}</Figure> of {formatNumber(quota.quota)} re-markets used ({quota.pct}%),{" "}
+            <Figure>{formatNumber(quota.used)}</Figure> of {formatNumber(quota.quota)} re-markets used ({formatPercent(quota.pct)}),{" "}
             {formatNumber(Math.max(0, quota.quota - quota.used))} left.
           </p>
           <div

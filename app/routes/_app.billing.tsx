@@ -18,7 +18,7 @@ import { getFlags } from "~/services/identity/feature-flags.server";
 import { getMonthlyUsage, getRemarketUsage } from "~/services/billing/usage.server";
 import { requireAdmin, requireTenantContext } from "~/utils/auth.server";
 import { MONTH_NAMES, PAYMENTS_NOT_CONFIGURED, PORTAL_NOT_AVAILABLE } from "~/utils/billing-copy";
-import { formatMoney } from "~/utils/format";
+import { formatCount, formatMoney } from "~/utils/format";
 import { PLAN_IDS } from "~/utils/plan-catalogue";
 import { applyFormOnce } from "~/utils/forms.server";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
@@ -137,7 +137,7 @@ function BillingActions({ overview }: { overview: ReturnType<typeof useLoaderDat
           errors={fields.plan.errors}
           options={overview.plans.map((p) => ({
             value: p.id,
-            label: `${p.name}: ${p.annualQuota.toLocaleString("en-US")} re-markets a year, ${formatMoney(p.monthlyPriceCents / 100)}/month`,
+            label: `${p.name}: ${formatCount(p.annualQuota, "re-market")} a year, ${formatMoney(p.monthlyPriceCents / 100)}/month`,
           }))}
         />
         <Button type="submit" name="intent" value="change-plan" pending={busy("change-plan")}>

@@ -17,7 +17,7 @@ import { CANONICAL_FIELDS, missingRequiredFields, fieldLabel } from "~/services/
 import { PRESETS } from "~/services/connections/mapping/presets";
 import { LOB_LABELS, STATUS_LABELS } from "~/services/connections/mapping/values";
 import { applyFormOnce } from "~/utils/forms.server";
-import { formatMoney } from "~/utils/format";
+import { formatCount, formatMoney } from "~/utils/format";
 import { stepRoute } from "~/utils/setup-steps";
 import { replyInvalid } from "~/utils/submission.server";
 import { requireWizardStep } from "~/utils/wizard.server";
@@ -329,7 +329,7 @@ export default function MappingPage() {
           </div>
           <p className="text-sm" data-testid="preview-counts">
             <strong>{scan.valid}</strong> valid and <strong>{scan.invalid}</strong> invalid rows
-            {scan.truncated ? ` in the first ${scan.scanned.toLocaleString("en-US")} rows` : ` (${scan.scanned} rows)`}.
+            {scan.truncated ? ` in the first ${formatCount(scan.scanned, "row")}` : ` (${formatCount(scan.scanned, "row")})`}.
           </p>
           <div className="overflow-x-auto">
             <table className="w-full text-left text-xs">

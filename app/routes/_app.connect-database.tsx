@@ -9,13 +9,12 @@ import { listConnections } from "~/services/connections/connections.server";
 import { isServiceError } from "~/services/platform/errors.server";
 import { formatDuration, startImport } from "~/services/connections/imports.server";
 import { requireAdmin, requireTenantContext } from "~/utils/auth.server";
-import { formatNumber } from "~/utils/format";
+import { formatDateTime, formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { getIntegration } from "~/utils/integrations";
 import { stepRoute, WIZARD_STEPS } from "~/utils/setup-steps";
 import { redirectWithToast } from "~/utils/toast.server";
 import { useHydrated } from "~/utils/use-hydrated";
-import { formatWhen } from "~/utils/when";
 
 export const meta: MetaFunction = () => [{ title: "Connections | Remarket" }];
 
@@ -31,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       parentConnectionId: c.parentConnectionId,
       integration: { id: c.integrationId, name: integration?.name ?? c.integrationId, logo: integration?.logo ?? "" },
       status: c.status,
-      lastSync: formatWhen(c.lastSyncAt, tz),
+      lastSync: c.lastSyncAt ? formatDateTime(c.lastSyncAt, tz) : null,
       records: c.recordsImported,
       duration: c.lastDurationMs === null ? null : formatDuration(c.lastDurationMs),
       step: c.step,

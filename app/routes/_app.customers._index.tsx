@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useTimeZone } from "~/utils/use-time-zone";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { format } from "date-fns";
 import { z } from "zod";
 import { Pagination } from "~/components/pagination";
 import { Card, FilterSelect, ListTable, Stat, inputClass, rowClass } from "~/components/renewals-ui";
@@ -14,7 +14,7 @@ import {
   recentlyMarketed,
 } from "~/services/renewals/customers.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatNumber } from "~/utils/format";
+import { formatCount, formatDate, formatNumber, formatPhone } from "~/utils/format";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { OUTCOME_LABELS } from "~/utils/renewals";
 import { singleLineText } from "~/utils/schemas";
@@ -44,10 +44,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     recentlyMarketed(ctx),
     customerFilterOptions(ctx),
   ]);
-  return { ...list, counts, recent, options, filters, page, pageCount: pageCountFor(list.total, CUSTOMERS_PAGE_SIZE) };
+  // Phone numbers are stored E.164 and shown in national format; formatted here so the phone
+  // metadata stays on the server.
+  const rows = list.rows.map((c) => ({ ...c, phone: formatPhone(c.phone) }));
+  return { ...list, rows, counts, recent, options, filters, page, pageCount: pageCountFor(list.total, CUSTOMERS_PAGE_SIZE) };
 }
 
 export default function CustomersPage() {
+  const timeZone = useTimeZone();
   const { rows, total, counts, recent, options, filters, page, pageCount } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-4">
@@ -57,7 +61,7 @@ export default function CustomersPage() {
         <Stat label="With active policies" value={formatNumber(counts.active)} testId="count-active" />
         <Stat label={`Re-marketed in ${counts.year}`} value={formatNumber(counts.remarketed)} testId="count-remarketed" />
       </div>
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
+      <div className="grid gap-4 2xl:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="min-w-0 space-y-3">
           <Card>
             <Form
@@ -118,7 +122,7 @@ export default function CustomersPage() {
                   </Link>
                 </td>
                 <td className="pr-3">{c.email}</td>
-                <td className="pr-3">{c.phone}</td>
+                <td className="whitespace-nowrap pr-3">{c.phone}</td>
                 <td className="pr-3">{c.state}</td>
                 <td className="pr-3">{c.producer}</td>
                 <td className="pr-3 text-right">{formatNumber(c.activePolicies)}</td>
@@ -126,7 +130,7 @@ export default function CustomersPage() {
               </tr>
             ))}
           </ListTable>
-          <p className="text-sm text-slate-500">{formatNumber(total)} customers</p>
+          <p className="text-sm text-slate-500">{formatCount(total, "customer")}</p>
           <Pagination page={page} pageCount={pageCount} />
         </div>
         <Card title="Recently marketed">
@@ -141,7 +145,7 @@ export default function CustomersPage() {
                   <Link to={`/quotes/${r.remarketId}`} className="font-mono hover:underline">
                     {r.policyNumber}
                   </Link>{" "}
-                  · {format(new Date(r.remarketedAt), "d MMM yyyy")} · {r.outcome ? OUTCOME_LABELS[r.outcome] : "open"}
+                  · {formatDate(r.remarketedAt, timeZone)} · {r.outcome ? OUTCOME_LABELS[r.outcome] : "open"}
                 </div>
               </li>
             ))}

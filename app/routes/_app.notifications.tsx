@@ -16,12 +16,13 @@ import {
 } from "~/services/platform/notifications.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { getTimeZone } from "~/utils/client-hints.server";
-import { dayKey, dayLabel, formatCardDate } from "~/utils/date-time";
+import { dayKey, dayLabel } from "~/utils/date-time";
 import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { safeRedirect } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { cn } from "~/utils/cn";
+import { formatDateTime } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Notifications | Remarket" }];
 
@@ -48,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       link: n.link,
       kind: n.kind,
       read: n.readAt !== null,
-      createdAt: formatCardDate(n.createdAt, tz),
+      createdAt: formatDateTime(n.createdAt, tz),
       createdAtIso: n.createdAt.toISOString(),
     };
   }

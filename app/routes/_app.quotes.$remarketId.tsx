@@ -1,8 +1,8 @@
+import { useTimeZone } from "~/utils/use-time-zone";
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { format, parseISO } from "date-fns";
 import { z } from "zod";
 import { PostForm, resultFor } from "~/components/forms";
 import { Card, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
@@ -14,7 +14,7 @@ import { isServiceError } from "~/services/platform/errors.server";
 import { getRemarket, markLost, recordIncumbentOffer, saveQuote, selectQuote } from "~/services/renewals/quotes.server";
 import { describeDifference, describeSaving, SAVINGS_BASIS_LABELS } from "~/services/renewals/savings";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatMoney } from "~/utils/format";
+import { formatDate, formatMoney } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { OUTCOME_LABELS, describePrediction } from "~/utils/renewals";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
@@ -95,6 +95,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function RemarketQuotesPage() {
+  const timeZone = useTimeZone();
   const { remarket, editing } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // Select and close-as-lost are buttons: what the service refuses is said above the table (the
@@ -119,8 +120,8 @@ export default function RemarketQuotesPage() {
           </Link>{" "}
           · {remarket.lineOfBusiness}
           {remarket.riskState ? ` in ${remarket.riskState}` : ""} · with {remarket.incumbent}, current premium{" "}
-          {remarket.premium !== null ? formatMoney(remarket.premium, 2) : "unknown"} · expires{" "}
-          {format(parseISO(remarket.expirationDate), "d MMM yyyy")} · re-marketed {format(new Date(remarket.remarketedAt), "d MMM yyyy")}
+          {remarket.premium !== null ? formatMoney(remarket.premium, 2) : "unknown"} · expires {formatDate(remarket.expirationDate)} ·
+          re-marketed {formatDate(remarket.remarketedAt, timeZone)}
           {remarket.byName ? ` by ${remarket.byName}` : ""}
         </p>
         <p className="mt-2" data-testid="remarket-outcome">
@@ -173,7 +174,7 @@ export default function RemarketQuotesPage() {
                     </td>
                     <td className="pr-3 text-right">{formatMoney(q.premium, 2)}</td>
                     <td className="pr-3 text-right">{describeDifference(q.premium, reference)}</td>
-                    <td className="pr-3">{format(parseISO(q.effectiveDate), "d MMM yyyy")}</td>
+                    <td className="pr-3">{formatDate(q.effectiveDate)}</td>
                     <td className="max-w-xs pr-3 text-xs">{q.coverageNotes}</td>
                     <td className="pr-3">
                       <div className="flex items-center gap-2">

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useTimeZone } from "~/utils/use-time-zone";
 import { Form, useLoaderData } from "@remix-run/react";
-import { format, parseISO, subYears, addDays } from "date-fns";
+import { addDays, formatISO, parseISO, subYears } from "date-fns";
 import { z } from "zod";
 import { BarChart } from "~/components/bar-chart";
 import { Pagination } from "~/components/pagination";
@@ -10,7 +11,7 @@ import { calendarDate } from "~/services/renewals/forecast.server";
 import { formatSavedTotal, SAVINGS_BASIS_LABELS } from "~/services/renewals/savings";
 import { BULK_LOG_PAGE_SIZE, bulkLog, quotaReturn, retentionBy, type RetentionRow } from "~/services/renewals/reports.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatMoney, formatNumber } from "~/utils/format";
+import { formatDate, formatDateTime, formatMoney, formatMonth, formatNumber } from "~/utils/format";
 import { pageCountFor, readPage } from "~/utils/pagination";
 
 export const meta: MetaFunction = () => [{ title: "Reports | Remarket" }];
@@ -21,7 +22,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const today = calendarDate(new Date(), ctx.auth.tenant.timeZone);
-  const from = day.catch(format(addDays(subYears(parseISO(today), 1), 1), "yyyy-MM-dd")).parse(url.searchParams.get("from") ?? undefined);
+  const from = day
+    .catch(formatISO(addDays(subYears(parseISO(today), 1), 1), { representation: "date" }))
+    .parse(url.searchParams.get("from") ?? undefined);
   const to = day.catch(today).parse(url.searchParams.get("to") ?? undefined);
   const year = z.coerce
     .number()
@@ -43,6 +46,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function ReportsPage() {
+  const timeZone = useTimeZone();
   const { period, year, byCarrier, byLine, byProducer, quota, log, page, pageCount } = useLoaderData<typeof loader>();
   const totals = quota.reduce(
     (t, m) => ({
@@ -72,8 +76,8 @@ export default function ReportsPage() {
           </Button>
         </Form>
         <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
-          Closed re-markets from {format(parseISO(period.from), "d MMM yyyy")} to {format(parseISO(period.to), "d MMM yyyy")}: kept (renewed
-          with the incumbent or rewritten) versus lost.
+          Closed re-markets from {formatDate(period.from)} to {formatDate(period.to)}: kept (renewed with the incumbent or rewritten) versus
+          lost.
         </p>
         <div className="grid gap-6 xl:grid-cols-3">
           <Retention title="By carrier" rows={byCarrier} testId="retention-carrier" />
@@ -101,7 +105,7 @@ export default function ReportsPage() {
         <BarChart
           title={`Re-markets used and rewrites bound per month, ${year}`}
           description="Quota used and rewrites bound per month; premium saved is in the table."
-          categories={quota.map((m) => format(parseISO(`${m.month}-01`), "MMM"))}
+          categories={quota.map((m) => formatMonth(m.month, "short"))}
           series={[
             { key: "used", label: "Re-markets used", color: "#1f57c0" },
             { key: "rewrites", label: "Rewrites bound", color: "#16a34a" },
@@ -122,7 +126,7 @@ export default function ReportsPage() {
             <tbody>
               {quota.map((m) => (
                 <tr key={m.month} className={rowClass}>
-                  <td className="py-1.5">{format(parseISO(`${m.month}-01`), "MMMM")}</td>
+                  <td className="py-1.5">{formatMonth(m.month, "long")}</td>
                   <td className="text-right">{formatNumber(m.used)}</td>
                   <td className="text-right">{formatNumber(m.rewrites)}</td>
                   <td className="text-right">{formatSavedTotal(m.savedVsOffer)}</td>
@@ -170,7 +174,7 @@ export default function ReportsPage() {
               ) : null}
               {log.rows.map((b) => (
                 <tr key={b.id} className={rowClass}>
-                  <td className="whitespace-nowrap py-2 pr-3">{format(new Date(b.createdAt), "dd MMM yyyy | HH:mm")}</td>
+                  <td className="whitespace-nowrap py-2 pr-3">{formatDateTime(b.createdAt, timeZone)}</td>
                   <td className="pr-3">{b.userName ?? "—"}</td>
                   <td className="pr-3">
                     {b.action === "remarket" ? "Re-market" : b.action === "dismiss" ? "Dismiss" : "Snooze"}

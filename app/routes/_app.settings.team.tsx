@@ -1,8 +1,8 @@
+import { useTimeZone } from "~/utils/use-time-zone";
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { format } from "date-fns";
 import { z } from "zod";
 import { PostForm, resultFor } from "~/components/forms";
 import { AlertPill, Notice } from "~/components/ui/alert-pill";
@@ -13,6 +13,7 @@ import { requireTenantContext } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { formatDate } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Team | Remarket" }];
 
@@ -64,6 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function TeamPage() {
+  const timeZone = useTimeZone();
   const { members, invitations, isAdmin, me } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // Remove and withdraw are buttons: what the service refuses is said above the table.
@@ -120,7 +122,7 @@ export default function TeamPage() {
             {invitations.map((i) => (
               <li key={i.id} className="flex items-center justify-between">
                 <span>
-                  {i.email} ({i.role}), expires {format(new Date(i.expiresAt), "dd MMM yyyy")}
+                  {i.email} ({i.role}), expires {formatDate(i.expiresAt, timeZone)}
                 </span>
                 {isAdmin ? (
                   <PostForm>

@@ -12,7 +12,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   try {
     const { file, report } = await getFileReport(ctx, params.fileId ?? "");
-    return { fileId: file.id, report };
+    return { fileId: file.id, report, timeZone: ctx.auth.tenant.timeZone };
   } catch (error) {
     if (isServiceError(error) && error.status === 404) throw new Response(error.message, { status: 404 });
     throw error;
@@ -20,7 +20,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export default function ReportPage() {
-  const { fileId, report } = useLoaderData<typeof loader>();
+  const { fileId, report, timeZone } = useLoaderData<typeof loader>();
   return (
     <div className="min-h-screen bg-slate-50">
       <style dangerouslySetInnerHTML={{ __html: REPORT_CSS }} />
@@ -32,7 +32,7 @@ export default function ReportPage() {
           Download as HTML
         </a>
       </nav>
-      <EdaReportView report={report} />
+      <EdaReportView report={report} timeZone={timeZone} />
     </div>
   );
 }

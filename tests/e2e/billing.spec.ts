@@ -50,8 +50,8 @@ test("the usage meter shows uses recorded through the quota service", async ({ p
   await signInByCookie(context, baseURL!, user.sessionCookie);
   await page.goto("/billing");
   const year = new Date().getFullYear();
-  await expect(page.getByTestId("usage-text")).toHaveText(`20 of 25 re-markets used in ${year} (80 %)`);
-  await expect(page.getByText("80 % or more used")).toBeVisible();
+  await expect(page.getByTestId("usage-text")).toHaveText(`20 of 25 re-markets used in ${year} (80%)`);
+  await expect(page.getByText("80% or more used")).toBeVisible();
   await expect(page.getByRole("meter", { name: `Re-marketing quota used in ${year}` })).toHaveAttribute("aria-valuenow", "20");
   await expect(page.getByTestId("usage-chart")).toBeVisible();
   await expect(page.getByText(`20 re-markets in ${year}.`)).toBeVisible();

@@ -1,6 +1,16 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import { GeneralErrorPage } from "~/components/error-page";
 import { ProgressBar } from "~/components/progress-bar";
 import { ToastArea } from "~/components/toaster";
@@ -61,6 +71,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        <meta name="description" content={usePageDescription()} />
         <Links />
         <TimeZoneHint nonce={nonce} />
       </head>
@@ -83,6 +94,23 @@ export function ErrorBoundary() {
   const error = useRouteError();
   if (!isRouteErrorResponse(error)) console.error(error);
   return <GeneralErrorPage error={error} />;
+}
+
+const DEFAULT_DESCRIPTION =
+  "Remarket finds the insurance renewals worth shopping around, tracks the quotes and shows what the agency kept.";
+
+/**
+ * One meta description per page: a route says its own with `handle: { description }` (the deepest
+ * one wins), every other page gets the product's. Kept apart from `meta` so no page can end up with
+ * two descriptions or none.
+ */
+function usePageDescription() {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const description = (matches[i].handle as { description?: unknown } | undefined)?.description;
+    if (typeof description === "string") return description;
+  }
+  return DEFAULT_DESCRIPTION;
 }
 
 // Dates are shown in the user's time zone: a cookie tells the server which one (UTC until known).

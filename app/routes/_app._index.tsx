@@ -7,6 +7,8 @@ import { formatDate, formatDateTime, formatNumber, formatPercent, pluralize } fr
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | Remarket" }];
 
+export const handle = { description: "Your agency at a glance: renewals to act on, re-marketing quota, connections and recent files." };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const timeZone = ctx.auth.tenant.timeZone;

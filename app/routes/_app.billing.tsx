@@ -27,6 +27,8 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Billing | Remarket" }];
 
+export const handle = { description: "Your plan, re-marketing quota and usage this year." };
+
 const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("change-plan"), plan: z.enum(PLAN_IDS, { error: "Choose a plan." }) }),
   z.object({ intent: z.literal("add-payment-method") }),

@@ -28,6 +28,8 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Carriers | Remarket" }];
 
+export const handle = { description: "The carriers your agency writes with, and the catalogue to add more." };
+
 const STATES = [
   "AL",
   "AK",

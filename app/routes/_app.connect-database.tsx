@@ -18,6 +18,10 @@ import { useHydrated } from "~/utils/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: "Connections | Remarket" }];
 
+export const handle = {
+  description: "The agency management systems and files Remarket imports your book from, and when each last synced.",
+};
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const tz = ctx.auth.tenant.timeZone;

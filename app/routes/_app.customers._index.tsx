@@ -21,6 +21,10 @@ import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Customers | Remarket" }];
 
+export const handle = {
+  description: "Every insured in your book, with their active policies, producer and what is flagged for re-marketing.",
+};
+
 const optionalText = singleLineText()
   .max(120)
   .optional()

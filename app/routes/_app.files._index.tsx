@@ -28,6 +28,8 @@ const FiltersSchema = z.object({
 
 export const meta: MetaFunction = () => [{ title: "Files | Remarket" }];
 
+export const handle = { description: "Uploaded exports and documents, with a data-quality report for each table." };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);

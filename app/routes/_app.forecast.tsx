@@ -24,6 +24,10 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Forecast | Remarket" }];
 
+export const handle = {
+  description: "Which renewals will rise past your threshold, the rule behind each flag and your saved forecast preferences.",
+};
+
 const PAGE_SIZE = 25;
 
 // The what-if is per forecast object (seed forecast-preferences/{forecast_object_id}); none chosen: all lines.

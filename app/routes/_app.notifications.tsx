@@ -26,6 +26,8 @@ import { formatDateTime } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Notifications | Remarket" }];
 
+export const handle = { description: "Import results, quota alerts and other notices for your agency." };
+
 const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("read"), id: z.string(), via: z.string().optional(), redirectTo: z.string().optional() }),
   z.object({ intent: z.literal("read-all"), redirectTo: z.string().optional() }),

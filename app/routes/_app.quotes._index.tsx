@@ -14,6 +14,8 @@ import { OUTCOME_LABELS } from "~/utils/renewals";
 
 export const meta: MetaFunction = () => [{ title: "Quotes | Remarket" }];
 
+export const handle = { description: "Re-marketed policies with their quotes, selections and outcomes." };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);

@@ -16,6 +16,10 @@ import { pageCountFor, readPage } from "~/utils/pagination";
 
 export const meta: MetaFunction = () => [{ title: "Reports | Remarket" }];
 
+export const handle = {
+  description: "Retention and savings from re-marketing: kept versus lost renewals, quota use by month and bulk actions.",
+};
+
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -17,6 +17,8 @@ import { formatDate } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Team | Remarket" }];
 
+export const handle = { description: "Who is on your agency's team, their roles and open invitations." };
+
 const InviteSchema = z.object({
   intent: z.literal("invite"),
   email: z.string({ error: "E-mail is required." }).trim().email("Enter a valid e-mail address."),

@@ -17,6 +17,8 @@ import { formatDate } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Tasks | Remarket" }];
 
+export const handle = { description: "Follow-up tasks for re-marketed renewals, by assignee and due date." };
+
 const StatusSchema = z.enum(["open", "done", "all"]).catch("open");
 const TaskActionSchema = z.object({ intent: z.enum(["done", "reopen"]), taskId: z.string().uuid() });
 

@@ -11,12 +11,12 @@ export const REPORT_CSS = `
 .eda h3{font-size:1rem;margin:0 0 6px;word-break:break-word}.eda .muted{color:#64748b;font-size:.85rem}
 .eda .summary{display:flex;flex-wrap:wrap;gap:12px;margin:12px 0}.eda .stat{background:#f1f5f9;border-radius:8px;padding:8px 12px;min-width:110px}
 .eda .stat b{display:block;font-size:1.2rem}.eda .warn{background:#fffbeb;color:#92400e;border-radius:6px;padding:2px 8px;font-size:.8rem;display:inline-block;margin:2px 4px 2px 0}
-.eda .cols{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:16px}
+.eda .cols{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(320px,100%),1fr));gap:16px}
 .eda .col{border:1px solid #e2e8f0;border-radius:10px;padding:14px;background:#fff}
 .eda .type{font-size:.75rem;background:#e0e7ff;color:#3730a3;border-radius:999px;padding:1px 8px;margin-left:6px;vertical-align:middle}
 .eda table{border-collapse:collapse;width:100%;font-size:.85rem;margin:6px 0}.eda td,.eda th{text-align:left;padding:2px 6px;border-bottom:1px solid #f1f5f9}
 .eda td.n{text-align:right;font-variant-numeric:tabular-nums}.eda svg{display:block;margin-top:8px;max-width:100%}
-.eda svg text{font-size:10px;fill:#475569}.eda .overview td,.eda .overview th{border-bottom:1px solid #e2e8f0;padding:4px 8px}
+.eda svg text{font-size:13px;fill:#475569}.eda .overview td,.eda .overview th{border-bottom:1px solid #e2e8f0;padding:4px 8px}
 `;
 
 const fmt = (n: number | null | undefined, decimals = 0) =>
@@ -151,6 +151,13 @@ function ColumnCard({ column: c }: { column: ColumnProfile }) {
           kind={c.chart.kind}
           bins={c.chart.bins}
           title={`${c.chart.kind === "histogram" ? "Histogram" : "Top values"} of ${c.name}`}
+          range={
+            c.dates
+              ? [formatDate(c.dates.min), formatDate(c.dates.max)]
+              : c.numeric
+                ? [smart(c.numeric.min), smart(c.numeric.max)]
+                : undefined
+          }
         />
       ) : null}
       {c.top.length > 0 && c.chart?.kind !== "bar" && !c.numeric ? <TopValues column={c} /> : null}
@@ -182,10 +189,21 @@ function TopValues({ column }: { column: ColumnProfile }) {
 const truncate = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** A server-rendered SVG chart: vertical bars for a histogram, horizontal bars for top values. */
-export function Chart({ kind, bins, title }: { kind: "histogram" | "bar"; bins: ChartBin[]; title: string }) {
+export function Chart({
+  kind,
+  bins,
+  title,
+  range,
+}: {
+  kind: "histogram" | "bar";
+  bins: ChartBin[];
+  title: string;
+  /** The axis ends: the column's own minimum and maximum (a bin's label is where it starts). */
+  range?: [string, string];
+}) {
   const max = Math.max(1, ...bins.map((b) => b.count));
   if (kind === "bar") {
-    const rowHeight = 18;
+    const rowHeight = 20;
     const height = bins.length * rowHeight + 4;
     return (
       <svg width="100%" viewBox={`0 0 320 ${height}`} role="img" aria-label={title}>
@@ -195,7 +213,7 @@ export function Chart({ kind, bins, title }: { kind: "histogram" | "bar"; bins: 
           return (
             <g key={`${b.label}-${i}`} transform={`translate(0 ${i * rowHeight})`}>
               <text x="0" y="12">
-                {truncate(b.label, 22)}
+                {truncate(b.label, 16)}
               </text>
               <rect x="120" y="3" width={width} height="12" fill="#6366f1" rx="2">
                 <title>{`${b.label}: ${b.count}`}</title>
@@ -213,7 +231,7 @@ export function Chart({ kind, bins, title }: { kind: "histogram" | "bar"; bins: 
   const height = 120;
   const barWidth = width / bins.length;
   return (
-    <svg width="100%" viewBox={`0 0 ${width} ${height + 16}`} role="img" aria-label={title}>
+    <svg width="100%" viewBox={`0 0 ${width} ${height + 18}`} role="img" aria-label={title}>
       <title>{title}</title>
       {bins.map((b, i) => {
         const h = (b.count / max) * height;
@@ -224,11 +242,11 @@ export function Chart({ kind, bins, title }: { kind: "histogram" | "bar"; bins: 
         );
       })}
       <line x1="0" y1={height} x2={width} y2={height} stroke="#cbd5e1" />
-      <text x="0" y={height + 12}>
-        {bins[0]?.label}
+      <text x="0" y={height + 14}>
+        {range?.[0] ?? bins[0]?.label}
       </text>
-      <text x={width} y={height + 12} textAnchor="end">
-        {bins.at(-1)?.label}
+      <text x={width} y={height + 14} textAnchor="end">
+        {range?.[1] ?? bins.at(-1)?.label}
       </text>
     </svg>
   );

@@ -68,7 +68,7 @@ export default function Dashboard() {
                   <p className="mt-1 text-slate-600 dark:text-slate-300">
                     {forecast.openCapped ? "More than " : ""}
                     {formatNumber(forecast.open)} open in the worklist · forecast of {forecast.computedAt} ·{" "}
-                    <Link to="/forecast" className="text-brand-600 hover:underline">
+                    <Link to="/forecast" className="text-brand-600 underline">
                       Forecast
                     </Link>
                   </p>
@@ -97,7 +97,7 @@ export default function Dashboard() {
               ) : (
                 <p className="mt-1 text-slate-600 dark:text-slate-300">
                   Data came from an upload.{" "}
-                  <Link to="/integration-setup" className="text-brand-600 hover:underline">
+                  <Link to="/integration-setup" className="text-brand-600 underline">
                     Connect your system
                   </Link>{" "}
                   to keep it in sync.

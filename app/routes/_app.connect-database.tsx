@@ -199,7 +199,7 @@ function ConnectionRow({ row: c, isAdmin, hydrated, sub = false }: { row: Row; i
                   value="sync"
                   variant="secondary"
                   className="whitespace-nowrap"
-                  aria-label={`Sync ${c.name} now`}
+                  aria-label={`Sync now: ${c.name}`}
                 >
                   Sync now
                 </Button>

@@ -142,11 +142,15 @@ export default function CustomersPage() {
           <ul className="space-y-2 text-sm" data-testid="recently-marketed">
             {recent.map((r) => (
               <li key={r.remarketId}>
-                <Link to={`/customers/${r.customerId}`} className="font-medium text-brand-700 hover:underline dark:text-brand-100">
+                {/* Targets at least 24 px tall (WCAG 2.2 target size): the list is dense. */}
+                <Link
+                  to={`/customers/${r.customerId}`}
+                  className="inline-block py-0.5 font-medium text-brand-700 hover:underline dark:text-brand-100"
+                >
                   {r.customerName}
                 </Link>
                 <div className="text-xs text-slate-500">
-                  <Link to={`/quotes/${r.remarketId}`} className="font-mono hover:underline">
+                  <Link to={`/quotes/${r.remarketId}`} className="inline-block py-1 font-mono hover:underline">
                     {r.policyNumber}
                   </Link>{" "}
                   · {formatDate(r.remarketedAt, timeZone)} · {r.outcome ? OUTCOME_LABELS[r.outcome] : "open"}

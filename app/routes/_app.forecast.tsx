@@ -170,7 +170,7 @@ export default function ForecastPage() {
       </div>
 
       <Card title="Renewals per month">
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid gap-4 2xl:grid-cols-2">
           <BarChart
             title="Renewals and flagged renewals per month"
             description={`Renewals per month over the next ${codeToPeriodLabel(preference.window)}; the table below has the numbers.`}
@@ -218,7 +218,17 @@ export default function ForecastPage() {
       </Card>
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <Card title="What if?">
+        <Card
+          title={
+            <>
+              Try a threshold <span className="font-normal text-slate-600 dark:text-slate-300">(preview, not saved)</span>
+            </>
+          }
+          className="border border-dashed border-slate-300 bg-slate-50 shadow-none ring-0 dark:border-slate-700 dark:bg-slate-950"
+        >
+          <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
+            See what other settings would flag. Nothing changes for your worklist until you save your preferences.
+          </p>
           <Form method="get" {...getFormProps(whatIfForm)} className="grid gap-3 sm:grid-cols-2" aria-label="What if">
             <input type="hidden" name="whatif" value="1" />
             <ObjectSelect field={whatIfFields.forecastObjectId} label="Applies to" />
@@ -259,7 +269,16 @@ export default function ForecastPage() {
           ) : null}
         </Card>
 
-        <Card title="Forecast preferences">
+        <Card
+          title={
+            <>
+              Your preferences <span className="font-normal text-slate-600 dark:text-slate-300">(saved)</span>
+            </>
+          }
+        >
+          <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
+            The worklist, the dashboard and notifications flag renewals with these.
+          </p>
           <ul className="mb-3 space-y-1 text-sm" data-testid="preferences">
             {(preferences.length ? preferences : [preference]).map((p) => (
               <li key={p.forecastObjectId}>

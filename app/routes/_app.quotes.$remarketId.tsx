@@ -115,7 +115,7 @@ export default function RemarketQuotesPage() {
           Quotes for <span className="font-mono">{remarket.policyNumber}</span>
         </h1>
         <p className="text-sm text-slate-600 dark:text-slate-300">
-          <Link to={`/customers/${remarket.customerId}`} className="text-brand-600 hover:underline">
+          <Link to={`/customers/${remarket.customerId}`} className="text-brand-600 underline">
             {remarket.customerName}
           </Link>{" "}
           · {remarket.lineOfBusiness}

@@ -107,7 +107,7 @@ export default function SignUpPage() {
       </PostForm>
       <p className="text-center text-sm">
         Already have an account?{" "}
-        <Link to="/auth/login" className="text-brand-600 hover:underline">
+        <Link to="/auth/login" className="text-brand-600 underline">
           Sign in
         </Link>
       </p>

@@ -4,6 +4,14 @@ import { expect, test, type Page } from "./fixtures";
 
 // Issue 14: axe finds no serious or critical violation on any page of the smoke spec, its detail
 // pages or the signed-out pages (WCAG 2.x A and AA rules plus axe's best practices).
+//
+// axe runs as a script in the page, which a context without JavaScript refuses. The no-js
+// project therefore keeps scripting on but blocks the app's bundles: the page stays the
+// server-rendered HTML a browser without JavaScript shows (never hydrated), and axe can still run.
+test.use({ javaScriptEnabled: true });
+test.beforeEach(async ({ page }, testInfo) => {
+  if (testInfo.project.use.javaScriptEnabled === false) await page.route(/\/build\/.*\.js$/, (route) => route.abort());
+});
 
 async function seriousViolations(page: Page, path: string) {
   const results = await new AxeBuilder({ page })

@@ -57,10 +57,15 @@ export async function detailPaths(page) {
     paths.push(href);
     // The data-quality report of the first file that has one.
     if (list === "/files") {
-      await page.goto(href);
-      const reports = await page.locator("main a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
-      const report = reports.find((h) => /^\/files\/[0-9a-f-]{36}\/report$/.test(h));
-      if (report) paths.push(report);
+      for (const file of [...new Set(hrefs.filter((h) => pattern.test(h)))].slice(0, 6)) {
+        await page.goto(file);
+        const links = await page.locator("main a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
+        const report = links.find((h) => /^\/files\/[0-9a-f-]{36}\/report$/.test(h));
+        if (report) {
+          paths.push(report);
+          break;
+        }
+      }
     }
   }
   return paths;

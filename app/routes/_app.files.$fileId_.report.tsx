@@ -7,7 +7,10 @@ import { requireTenantContext } from "~/utils/auth.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Report: ${data?.report.fileName ?? "file"} | Remarket` }];
 
-/** The EDA report on its own page (seed: opened in a new window), outside the app shell. */
+/**
+ * The EDA report inside the app shell, so its reader keeps the header and the sidebar (issue 14);
+ * the standalone HTML stays at /files/:fileId/report/download.
+ */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   try {
@@ -22,9 +25,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export default function ReportPage() {
   const { fileId, report, timeZone } = useLoaderData<typeof loader>();
   return (
-    <div className="min-h-screen bg-slate-50">
+    <div className="-mx-4 -my-6 md:-mx-8">
       <style dangerouslySetInnerHTML={{ __html: REPORT_CSS }} />
-      <nav className="mx-auto flex max-w-[1100px] flex-wrap gap-4 px-6 pt-4 text-sm">
+      <nav className="mx-auto flex max-w-[1100px] flex-wrap gap-4 px-6 pt-4 text-sm" aria-label="Report">
         <Link to={`/files/${fileId}`} className="font-semibold text-brand-600 hover:underline">
           ← Back to the file
         </Link>

@@ -37,24 +37,11 @@ export default function Dashboard() {
         <h1 className="text-2xl font-bold" data-testid="dashboard-title">
           {tenantName}
         </h1>
-        <p className="text-sm text-slate-600 dark:text-slate-300">Welcome back, {userName}.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-300">{empty ? `Welcome, ${userName}.` : `Welcome back, ${userName}.`}</p>
       </div>
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {empty ? (
-          <>
-            <EmptyCard
-              title="Connect your agency management system"
-              body="Bring in customers, policies and carriers from EZLynx, Applied Epic, QQCatalyst, HawkSoft, Salesforce or any export."
-              to="/integration-setup"
-              action="Start integration setup"
-            />
-            <EmptyCard
-              title="Upload an export"
-              body="Upload a CSV or Excel export to see a data-quality report before you import it."
-              to="/files"
-              action="Go to files"
-            />
-          </>
+          <GettingStarted />
         ) : (
           <>
             <DashCard title="Renewals to act on" testId="card-forecast" to="/remarket" action="Open the worklist">
@@ -169,11 +156,39 @@ function DashCard({
 }
 
 /** A card for what the agency has not set up yet: the same card, with a sentence and where to go. */
-function EmptyCard({ title, body, to, action }: { title: string; body: string; to: `/${string}`; action: string }) {
+/** A new agency's one way in: the four steps from its data to the worklist, in order. */
+function GettingStarted() {
   return (
-    <DashCard title={title} to={to} action={action}>
-      <p className="text-slate-600 dark:text-slate-300">{body}</p>
-    </DashCard>
+    <section
+      aria-labelledby="getting-started-title"
+      className="rounded-lg bg-white p-5 text-sm shadow-sm ring-1 ring-slate-200 md:col-span-2 dark:bg-slate-900 dark:ring-slate-800"
+      data-testid="getting-started"
+    >
+      <h2 id="getting-started-title" className="text-base font-semibold">
+        Get started
+      </h2>
+      <ol className="mt-3 list-decimal space-y-3 pl-5 text-slate-700 dark:text-slate-200">
+        <li>
+          <Link to="/integration-setup" className="font-semibold text-brand-600 underline">
+            Start integration setup
+          </Link>{" "}
+          to connect EZLynx, Applied Epic, QQCatalyst, HawkSoft or Salesforce, or{" "}
+          <Link to="/files" className="font-semibold text-brand-600 underline">
+            upload an export
+          </Link>{" "}
+          (CSV or Excel) and check its data-quality report.
+        </li>
+        <li>Review the mapping: which of your columns are customers, policies and premiums.</li>
+        <li>Import: customers, policies and carriers arrive, and the forecast runs.</li>
+        <li>
+          See the worklist: the renewals worth re-marketing, on the{" "}
+          <Link to="/remarket" className="font-semibold text-brand-600 underline">
+            Re-market
+          </Link>{" "}
+          page.
+        </li>
+      </ol>
+    </section>
   );
 }
 

@@ -17,7 +17,7 @@ import { isServiceError } from "~/services/platform/errors.server";
 import { getFlags } from "~/services/identity/feature-flags.server";
 import { getMonthlyUsage, getRemarketUsage } from "~/services/billing/usage.server";
 import { requireAdmin, requireTenantContext } from "~/utils/auth.server";
-import { MONTH_NAMES, PAYMENTS_NOT_CONFIGURED, PORTAL_NOT_AVAILABLE } from "~/utils/billing-copy";
+import { MONTH_NAMES, PAYMENTS_NOT_CONFIGURED } from "~/utils/billing-copy";
 import { formatCount, formatMoney } from "~/utils/format";
 import { PLAN_IDS } from "~/utils/plan-catalogue";
 import { applyFormOnce } from "~/utils/forms.server";
@@ -146,23 +146,21 @@ function BillingActions({ overview }: { overview: ReturnType<typeof useLoaderDat
           {subscribed ? "Change plan" : "Start subscription"}
         </Button>
       </PostForm>
-      <div className="flex flex-wrap gap-3">
-        <PostForm>
-          <Button type="submit" name="intent" value="add-payment-method" variant="secondary" pending={busy("add-payment-method")}>
-            Add payment method
-          </Button>
-        </PostForm>
-        <PostForm>
-          <Button type="submit" name="intent" value="portal" variant="secondary" pending={busy("portal")}>
-            Manage billing
-          </Button>
-        </PostForm>
-      </div>
-      {local ? (
-        <p className="text-sm text-slate-500" data-testid="portal-note">
-          {PORTAL_NOT_AVAILABLE}
-        </p>
-      ) : null}
+      {/* Without Stripe only the local plan switch can work: no payment or portal buttons. */}
+      {local ? null : (
+        <div className="flex flex-wrap gap-3">
+          <PostForm>
+            <Button type="submit" name="intent" value="add-payment-method" variant="secondary" pending={busy("add-payment-method")}>
+              Add payment method
+            </Button>
+          </PostForm>
+          <PostForm>
+            <Button type="submit" name="intent" value="portal" variant="secondary" pending={busy("portal")}>
+              Manage billing
+            </Button>
+          </PostForm>
+        </div>
+      )}
     </section>
   );
 }

@@ -1,16 +1,17 @@
 import type { ChartBin, ColumnProfile, EdaReport, SheetProfile } from "~/services/files/eda/types";
-import { formatCount, formatDate, formatDateTime, formatNumber, formatPercent } from "~/utils/format";
+import { formatCount, formatDate, formatDateTime, formatMoney, formatNumber, formatPercent } from "~/utils/format";
 
 /**
  * The report's own stylesheet: the page and the downloaded HTML file use the same markup and
  * need nothing else (no Tailwind build, no JavaScript) to render.
  */
 export const REPORT_CSS = `
-.eda{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a;max-width:1100px;margin:0 auto;padding:24px;line-height:1.4}
+.eda{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a;max-width:1100px;margin:0 auto;padding:24px 16px;line-height:1.4}
 .eda h1{font-size:1.5rem;margin:0 0 4px}.eda h2{font-size:1.2rem;margin:32px 0 8px;border-bottom:1px solid #e2e8f0;padding-bottom:4px}
-.eda h3{font-size:1rem;margin:0 0 6px;word-break:break-word}.eda .muted{color:#64748b;font-size:.85rem}
+.eda h3{font-size:1rem;margin:0 0 6px;word-break:break-word}.eda .muted{color:#475569;font-size:.85rem}
 .eda .summary{display:flex;flex-wrap:wrap;gap:12px;margin:12px 0}.eda .stat{background:#f1f5f9;border-radius:8px;padding:8px 12px;min-width:110px}
 .eda .stat b{display:block;font-size:1.2rem}.eda .warn{background:#fffbeb;color:#92400e;border-radius:6px;padding:2px 8px;font-size:.8rem;display:inline-block;margin:2px 4px 2px 0}
+.eda .scroll{overflow-x:auto;position:relative}.eda .col{min-width:0;overflow-wrap:anywhere}
 .eda .cols{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(320px,100%),1fr));gap:16px}
 .eda .col{border:1px solid #e2e8f0;border-radius:10px;padding:14px;background:#fff}
 .eda .type{font-size:.75rem;background:#e0e7ff;color:#3730a3;border-radius:999px;padding:1px 8px;margin-left:6px;vertical-align:middle}
@@ -68,33 +69,35 @@ function SheetSection({ sheet, showName }: { sheet: SheetProfile; showName: bool
           {w}
         </span>
       ))}
-      <table className="overview">
-        <thead>
-          <tr>
-            <th>Column</th>
-            <th>Type</th>
-            <th>Missing</th>
-            <th>Distinct</th>
-            <th>Warnings</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sheet.profiles.map((p) => (
-            <tr key={p.name}>
-              <td>{p.name}</td>
-              <td>{p.type}</td>
-              <td className="n">
-                {fmt(p.missing)} ({formatPercent(p.missingPct)})
-              </td>
-              <td className="n">
-                {p.distinctExact ? "" : "≈ "}
-                {fmt(p.distinct)}
-              </td>
-              <td>{p.warnings.length ? p.warnings.map((w) => w.split(":")[0]).join(", ") : ""}</td>
+      <div className="scroll">
+        <table className="overview">
+          <thead>
+            <tr>
+              <th>Column</th>
+              <th>Type</th>
+              <th>Missing</th>
+              <th>Distinct</th>
+              <th>Warnings</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {sheet.profiles.map((p) => (
+              <tr key={p.name}>
+                <td>{p.name}</td>
+                <td>{p.type}</td>
+                <td className="n">
+                  {fmt(p.missing)} ({formatPercent(p.missingPct)})
+                </td>
+                <td className="n">
+                  {p.distinctExact ? "" : "≈ "}
+                  {fmt(p.distinct)}
+                </td>
+                <td>{p.warnings.length ? p.warnings.map((w) => w.split(":")[0]).join(", ") : ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <h2>Columns</h2>
       <div className="cols">
         {sheet.profiles.map((p) => (
@@ -115,6 +118,8 @@ function Stat({ label, value, testId }: { label: string; value: string; testId?:
 }
 
 function ColumnCard({ column: c }: { column: ColumnProfile }) {
+  // A money column reads as money ($1,823.30), any other as a number.
+  const num = c.type === "currency" ? (n: number) => formatMoney(n, Number.isInteger(n) ? 0 : 2) : smart;
   return (
     <article className="col" data-testid="report-column">
       <h3>
@@ -128,13 +133,13 @@ function ColumnCard({ column: c }: { column: ColumnProfile }) {
           <Row label="Distinct" value={`${c.distinctExact ? "" : "≈ "}${fmt(c.distinct)}`} />
           {c.numeric ? (
             <>
-              <Row label="Min / max" value={`${smart(c.numeric.min)} / ${smart(c.numeric.max)}`} />
-              <Row label="Mean" value={smart(c.numeric.mean)} />
-              <Row label={`Median${c.numeric.exact ? "" : " (sampled)"}`} value={smart(c.numeric.median)} />
-              <Row label="Std deviation" value={smart(c.numeric.stddev)} />
+              <Row label="Min / max" value={`${num(c.numeric.min)} / ${num(c.numeric.max)}`} />
+              <Row label="Mean" value={num(c.numeric.mean)} />
+              <Row label={`Median${c.numeric.exact ? "" : " (sampled)"}`} value={num(c.numeric.median)} />
+              <Row label="Std deviation" value={num(c.numeric.stddev)} />
               <Row
-                label="Quantiles 5 / 25 / 75 / 95 %"
-                value={[c.numeric.p05, c.numeric.q1, c.numeric.q3, c.numeric.p95].map(smart).join(" / ")}
+                label="Quantiles 5 / 25 / 75 / 95%"
+                value={[c.numeric.p05, c.numeric.q1, c.numeric.q3, c.numeric.p95].map(num).join(" / ")}
               />
             </>
           ) : null}
@@ -152,11 +157,7 @@ function ColumnCard({ column: c }: { column: ColumnProfile }) {
           bins={c.chart.bins}
           title={`${c.chart.kind === "histogram" ? "Histogram" : "Top values"} of ${c.name}`}
           range={
-            c.dates
-              ? [formatDate(c.dates.min), formatDate(c.dates.max)]
-              : c.numeric
-                ? [smart(c.numeric.min), smart(c.numeric.max)]
-                : undefined
+            c.dates ? [formatDate(c.dates.min), formatDate(c.dates.max)] : c.numeric ? [num(c.numeric.min), num(c.numeric.max)] : undefined
           }
         />
       ) : null}

@@ -39,7 +39,15 @@ async function main() {
   const server = spawn(process.execPath, ["server/index.js"], {
     cwd: ROOT,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), APP_URL: base, DATA_DIR: dataDir, BUILD_DIR: buildDir, ACCESS_LOG: "false" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      APP_URL: base,
+      DATA_DIR: dataDir,
+      BUILD_DIR: buildDir,
+      ACCESS_LOG: "false",
+    },
   });
   const exited = new Promise((resolve) => server.once("exit", resolve));
   try {

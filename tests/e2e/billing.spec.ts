@@ -17,12 +17,7 @@ test("a new tenant sees its trial on /billing", async ({ page, context, baseURL,
   await expect(page.getByTestId("unpaid-banner")).toHaveCount(0);
 });
 
-test("local mode: an admin changes plan, and no payment or portal button is offered", async ({
-  page,
-  context,
-  baseURL,
-  request,
-}) => {
+test("local mode: an admin changes plan, and no payment or portal button is offered", async ({ page, context, baseURL, request }) => {
   const user = await createUser(request, { agencyName: agency("Plan Agency") });
   await signInByCookie(context, baseURL!, user.sessionCookie);
   await page.goto("/billing");

@@ -26,4 +26,40 @@ export default tseslint.config(
     plugins: { remarket },
     rules: { "remarket/tenant-scope": "error" },
   },
+  {
+    // Issue 14: pages format numbers, money, dates and phone numbers through app/utils/format.ts,
+    // so every page reads the same ("23 Nov 2026 | 04:01", "−$12", "12.3%", "(708) 555-1018").
+    files: ["app/routes/**/*.{ts,tsx}", "app/components/**/*.{ts,tsx}"],
+    ignores: ["app/**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "date-fns",
+              importNames: ["format", "formatDate", "formatISO9075", "formatRelative", "formatDistance", "lightFormat", "intlFormat"],
+              message: "Format dates with formatDate / formatDateTime / formatMonth from ~/utils/format.",
+            },
+            { name: "libphonenumber-js", message: "Format phone numbers with formatPhone from ~/utils/format (in a loader)." },
+          ],
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name=/^toLocale(Date|Time)?String$/]",
+          message: "Format with ~/utils/format (formatNumber, formatMoney, formatDate, …), not toLocaleString.",
+        },
+        {
+          selector: "NewExpression[callee.object.name='Intl']",
+          message: "Format with ~/utils/format, which keeps the formatters, not a new Intl formatter.",
+        },
+        {
+          selector: "CallExpression[callee.property.name='toFixed']",
+          message: "Format with formatNumber / formatPercent / formatMoney from ~/utils/format, not toFixed.",
+        },
+      ],
+    },
+  },
 );

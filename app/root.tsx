@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "@remix-run/react";
 import { GeneralErrorPage } from "~/components/error-page";
 import { HeldSubmissionNotice } from "~/components/network-status";
 import { ProgressBar } from "~/components/progress-bar";
@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(
     {
       user: auth ? { id: auth.user.id, name: auth.user.name, email: auth.user.email, role: auth.user.role } : null,
-      tenant: auth ? { id: auth.tenant.id, name: auth.tenant.name } : null,
+      tenant: auth ? { id: auth.tenant.id, name: auth.tenant.name, timeZone: auth.tenant.timeZone } : null,
       // seed: custom:showDemo / custom:paid
       showDemo: auth?.tenant.isDemo ?? false,
       shell,
@@ -64,6 +64,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        <meta name="description" content={usePageDescription()} />
         <Links />
         <TimeZoneHint nonce={nonce} />
       </head>
@@ -96,6 +97,23 @@ export function ErrorBoundary() {
       <GeneralErrorPage error={error} />
     </RootShell>
   );
+}
+
+const DEFAULT_DESCRIPTION =
+  "Remarket finds the insurance renewals worth shopping around, tracks the quotes and shows what the agency kept.";
+
+/**
+ * One meta description per page: a route says its own with `handle: { description }` (the deepest
+ * one wins), every other page gets the product's. Kept apart from `meta` so no page can end up with
+ * two descriptions or none.
+ */
+function usePageDescription() {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const description = (matches[i].handle as { description?: unknown } | undefined)?.description;
+    if (typeof description === "string") return description;
+  }
+  return DEFAULT_DESCRIPTION;
 }
 
 // Dates are shown in the user's time zone: a cookie tells the server which one (UTC until known).

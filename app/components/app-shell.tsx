@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { KeyboardEvent, ReactNode } from "react";
 import { FormToken } from "~/components/forms";
 import { InactivityModal } from "~/components/inactivity-modal";
 import { OfflineIndicator } from "~/components/network-status";
@@ -25,6 +25,13 @@ export function AppShell(props: ShellProps) {
   const here = `${location.pathname}${location.search}`;
   return (
     <div className="flex min-h-screen flex-col">
+      {/* The first tab stop: past the header and the sidebar's links straight to the page. */}
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-sm focus:font-semibold focus:text-brand-700 focus:shadow-lg focus:ring-2 focus:ring-brand-500"
+      >
+        Skip to content
+      </a>
       <header className="flex items-center justify-between gap-4 border-b border-slate-200 bg-white px-4 py-3 dark:border-slate-800 dark:bg-slate-900">
         <div className="flex items-center gap-3">
           <Link to="/" className="flex items-center gap-2 text-lg font-bold text-brand-700 dark:text-white">
@@ -52,7 +59,7 @@ export function AppShell(props: ShellProps) {
               </span>
             ) : null}
           </Link>
-          <details className="relative">
+          <details className="relative" onKeyDown={closeOnEscape}>
             <summary className="cursor-pointer list-none rounded-md px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800">
               <span data-testid="user-name">{props.user.name}</span> <span aria-hidden="true">▾</span>
             </summary>
@@ -107,7 +114,9 @@ export function AppShell(props: ShellProps) {
             <Sidebar isStaff={props.isStaff} />
           </div>
         </aside>
-        <main className="flex-1 px-4 py-6 md:px-8">{props.children}</main>
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8">
+          {props.children}
+        </main>
       </div>
       <footer className="border-t border-slate-200 px-4 py-4 text-center text-xs text-slate-500 dark:border-slate-800">
         © {props.year} Remarket. All Rights Reserved
@@ -115,6 +124,14 @@ export function AppShell(props: ShellProps) {
       {props.idleExpiresInMs !== null ? <InactivityModal expiresInMs={props.idleExpiresInMs} /> : null}
     </div>
   );
+}
+
+/** Escape closes the user menu and gives focus back to its button, as a menu should. */
+function closeOnEscape(event: KeyboardEvent<HTMLDetailsElement>) {
+  const menu = event.currentTarget;
+  if (event.key !== "Escape" || !menu.open) return;
+  menu.open = false;
+  menu.querySelector("summary")?.focus();
 }
 
 function BellIcon() {

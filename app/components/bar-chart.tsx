@@ -35,7 +35,12 @@ export function BarChart({
       ? series.reduce((s, se) => s + Math.max(0, values[se.key][i] ?? 0), 0)
       : Math.max(...series.map((se) => values[se.key][i] ?? 0)),
   );
-  const max = Math.max(1, ...totals);
+  const step = niceStep(
+    Math.max(1, ...totals),
+    Object.values(values).every((vs) => vs.every(Number.isInteger)),
+  );
+  const max = Math.max(step, Math.ceil(Math.max(1, ...totals) / step) * step);
+  const ticks = Array.from({ length: Math.round(max / step) + 1 }, (_, i) => i * step);
   const band = (width - left - 8) / Math.max(1, categories.length);
   const barWidth = stacked ? Math.min(32, band - 10) : Math.min(18, (band - 10) / series.length);
   const y = (v: number) => top + plot - (v / max) * plot;
@@ -52,11 +57,11 @@ export function BarChart({
       >
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{description}</desc>
-        {[0, 0.5, 1].map((t) => (
+        {ticks.map((t) => (
           <g key={t}>
-            <line x1={left} x2={width - 8} y1={y(max * t)} y2={y(max * t)} stroke="currentColor" strokeOpacity={0.2} />
-            <text x={left - 6} y={y(max * t) + 4} textAnchor="end" fontSize={10} fill="currentColor">
-              {format(max * t)}
+            <line x1={left} x2={width - 8} y1={y(t)} y2={y(t)} stroke="currentColor" strokeOpacity={0.2} />
+            <text x={left - 6} y={y(t) + 4} textAnchor="end" fontSize={12} fill="currentColor">
+              {format(t)}
             </text>
           </g>
         ))}
@@ -77,7 +82,7 @@ export function BarChart({
                   </rect>
                 );
               })}
-              <text x={left + i * band + band / 2} y={height - bottom + 14} textAnchor="middle" fontSize={10} fill="currentColor">
+              <text x={left + i * band + band / 2} y={height - bottom + 14} textAnchor="middle" fontSize={12} fill="currentColor">
                 {category.length > 12 ? `${category.slice(0, 11)}…` : category}
               </text>
             </g>
@@ -96,4 +101,16 @@ export function BarChart({
       </figcaption>
     </figure>
   );
+}
+
+/**
+ * A tick step of 1, 2 or 5 times a power of ten giving about four steps up to `max` ($10,000,
+ * $20,000 … rather than $35,066); whole numbers for counts.
+ */
+function niceStep(max: number, whole: boolean) {
+  const raw = max / 4;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const scaled = raw / power;
+  const step = (scaled <= 1 ? 1 : scaled <= 2 ? 2 : scaled <= 5 ? 5 : 10) * power;
+  return whole ? Math.max(1, Math.round(step)) : step;
 }

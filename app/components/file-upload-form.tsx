@@ -4,6 +4,7 @@ import { FormToken } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { ErrorList, SelectField, type Option } from "~/components/ui/field";
 import { formatBytes } from "~/utils/date-time";
+import { formatPercent } from "~/utils/format";
 import { SERVER_RETRY_MS, recordAnswer, recordFailure } from "~/utils/network";
 
 type Errors = Record<string, string[] | undefined>;
@@ -149,7 +150,7 @@ export function FileUploadForm({
           />
           <div className="flex items-center justify-between text-sm text-slate-600 dark:text-slate-300">
             <span data-testid="upload-progress-text">
-              {formatBytes(progress.sent)} of {formatBytes(progress.total)} sent ({percent}%)
+              {formatBytes(progress.sent)} of {formatBytes(progress.total)} sent ({formatPercent(percent, 0)})
             </span>
             <Button type="button" variant="secondary" onClick={() => xhrRef.current?.abort()}>
               Cancel upload

@@ -1,4 +1,5 @@
 import type { IdentityConflict, IdentityField } from "~/services/connections/mapping/identity";
+import { formatCount } from "~/utils/format";
 
 const FIELD_LABELS: Record<IdentityField, string> = { name: "name", email: "e-mail", address: "address" };
 
@@ -14,9 +15,8 @@ export function IdentityConflicts({ conflicts, total }: { conflicts: IdentityCon
       data-testid="identity-conflicts"
     >
       <p className="font-medium">
-        {total === 1 ? "1 customer number is" : `${total.toLocaleString("en-US")} customer numbers are`} shared by rows that disagree on who
-        the insured is. Check them in the source before importing: the last row would otherwise give every policy of the number its name and
-        contact details.
+        {`${formatCount(total, "customer number")} ${total === 1 ? "is" : "are"}`} shared by rows that disagree on who the insured is. Check
+        them in the source before importing: the last row would otherwise give every policy of the number its name and contact details.
       </p>
       <ul className="mt-2 space-y-1">
         {conflicts.map((c) => (

@@ -22,11 +22,13 @@ export function ToastArea({ toast }: { toast: ToastData | null }) {
   }, [toast]);
   return (
     <>
-      <Toaster position="top-right" closeButton richColors />
+      {/* Bottom right, away from the header's bell and user menu; at most three at a time, stacked
+          behind one another until hovered, so a burst of results never becomes a wall. */}
+      <Toaster position="bottom-right" visibleToasts={3} closeButton richColors />
       {!hydrated && toast ? (
-        // It stays until the next page without JavaScript, so it must never cover a control
-        // (the user menu sits under it): it lets every click through.
-        <div className="pointer-events-none fixed right-4 top-4 z-50 max-w-sm" data-testid="server-toast">
+        // It stays until the next page without JavaScript, so it must never cover a control: it
+        // sits where sonner's toasts do, away from the header, and lets every click through.
+        <div className="pointer-events-none fixed bottom-4 right-4 z-50 max-w-sm" data-testid="server-toast">
           <Notice tone={toast.type}>
             {toast.title ? <strong className="block">{toast.title}</strong> : null}
             {toast.message}

@@ -3,17 +3,18 @@ import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { getDashboard } from "~/services/renewals/dashboard.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatNumber } from "~/utils/format";
-import { formatLocalDay, formatLocalDayTime } from "~/utils/time-zone";
+import { formatDate, formatDateTime, formatNumber, formatPercent, pluralize } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | Remarket" }];
+
+export const handle = { description: "Your agency at a glance: renewals to act on, re-marketing quota, connections and recent files." };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const timeZone = ctx.auth.tenant.timeZone;
   const dashboard = await getDashboard({ db: ctx.db, tenantId: ctx.tenantId, timeZone });
   // Dates are formatted here, in the agency's time zone (the browser's may differ).
-  const day = (d: Date | null) => (d ? formatLocalDay(d, timeZone) : null);
+  const day = (d: Date | null) => (d ? formatDate(d, timeZone) : null);
   return {
     tenantName: ctx.auth.tenant.name,
     userName: ctx.auth.user.name,
@@ -21,7 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     quota: dashboard.quota,
     connections: {
       ...dashboard.connections,
-      lastSyncAt: dashboard.connections.lastSyncAt ? formatLocalDayTime(dashboard.connections.lastSyncAt, timeZone) : null,
+      lastSyncAt: dashboard.connections.lastSyncAt ? formatDateTime(dashboard.connections.lastSyncAt, timeZone) : null,
     },
     hasBook: dashboard.hasBook,
   };
@@ -36,37 +37,25 @@ export default function Dashboard() {
         <h1 className="text-2xl font-bold" data-testid="dashboard-title">
           {tenantName}
         </h1>
-        <p className="text-sm text-slate-600 dark:text-slate-300">Welcome back, {userName}.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-300">{empty ? `Welcome, ${userName}.` : `Welcome back, ${userName}.`}</p>
       </div>
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {empty ? (
-          <>
-            <EmptyCard
-              title="Connect your agency management system"
-              body="Bring in customers, policies and carriers from EZLynx, Applied Epic, QQCatalyst, HawkSoft, Salesforce or any export."
-              to="/integration-setup"
-              action="Start integration setup"
-            />
-            <EmptyCard
-              title="Upload an export"
-              body="Upload a CSV or Excel export to see a data-quality report before you import it."
-              to="/files"
-              action="Go to files"
-            />
-          </>
+          <GettingStarted />
         ) : (
           <>
             <DashCard title="Renewals to act on" testId="card-forecast" to="/remarket" action="Open the worklist">
               {forecast.computedAt ? (
                 <>
                   <p>
-                    <Figure>{`${forecast.dueSoonCapped ? "More than " : ""}${formatNumber(forecast.dueSoon)}`}</Figure> flagged renewal
-                    {forecast.dueSoon === 1 ? "" : "s"} expire in the next {forecast.dueDays} days.
+                    <Figure>{`${forecast.dueSoonCapped ? "More than " : ""}${formatNumber(forecast.dueSoon)}`}</Figure> flagged{" "}
+                    {pluralize(forecast.dueSoon, "renewal")} {forecast.dueSoon === 1 ? "expires" : "expire"} in the next {forecast.dueDays}{" "}
+                    days.
                   </p>
                   <p className="mt-1 text-slate-600 dark:text-slate-300">
                     {forecast.openCapped ? "More than " : ""}
                     {formatNumber(forecast.open)} open in the worklist · forecast of {forecast.computedAt} ·{" "}
-                    <Link to="/forecast" className="text-brand-600 hover:underline">
+                    <Link to="/forecast" className="text-brand-600 underline">
                       Forecast
                     </Link>
                   </p>
@@ -95,7 +84,7 @@ export default function Dashboard() {
               ) : (
                 <p className="mt-1 text-slate-600 dark:text-slate-300">
                   Data came from an upload.{" "}
-                  <Link to="/integration-setup" className="text-brand-600 hover:underline">
+                  <Link to="/integration-setup" className="text-brand-600 underline">
                     Connect your system
                   </Link>{" "}
                   to keep it in sync.
@@ -106,7 +95,7 @@ export default function Dashboard() {
         )}
         <DashCard title={`Re-marketing quota ${quota.year}`} testId="card-quota" to="/billing" action="Billing and usage">
           <p>
-            <Figure>{formatNumber(quota.used)}</Figure> of {formatNumber(quota.quota)} re-markets used ({quota.pct}%),{" "}
+            <Figure>{formatNumber(quota.used)}</Figure> of {formatNumber(quota.quota)} re-markets used ({formatPercent(quota.pct)}),{" "}
             {formatNumber(Math.max(0, quota.quota - quota.used))} left.
           </p>
           <div
@@ -167,11 +156,39 @@ function DashCard({
 }
 
 /** A card for what the agency has not set up yet: the same card, with a sentence and where to go. */
-function EmptyCard({ title, body, to, action }: { title: string; body: string; to: `/${string}`; action: string }) {
+/** A new agency's one way in: the four steps from its data to the worklist, in order. */
+function GettingStarted() {
   return (
-    <DashCard title={title} to={to} action={action}>
-      <p className="text-slate-600 dark:text-slate-300">{body}</p>
-    </DashCard>
+    <section
+      aria-labelledby="getting-started-title"
+      className="rounded-lg bg-white p-5 text-sm shadow-sm ring-1 ring-slate-200 md:col-span-2 dark:bg-slate-900 dark:ring-slate-800"
+      data-testid="getting-started"
+    >
+      <h2 id="getting-started-title" className="text-base font-semibold">
+        Get started
+      </h2>
+      <ol className="mt-3 list-decimal space-y-3 pl-5 text-slate-700 dark:text-slate-200">
+        <li>
+          <Link to="/integration-setup" className="font-semibold text-brand-600 underline">
+            Start integration setup
+          </Link>{" "}
+          to connect EZLynx, Applied Epic, QQCatalyst, HawkSoft or Salesforce, or{" "}
+          <Link to="/files" className="font-semibold text-brand-600 underline">
+            upload an export
+          </Link>{" "}
+          (CSV or Excel) and check its data-quality report.
+        </li>
+        <li>Review the mapping: which of your columns are customers, policies and premiums.</li>
+        <li>Import: customers, policies and carriers arrive, and the forecast runs.</li>
+        <li>
+          See the worklist: the renewals worth re-marketing, on the{" "}
+          <Link to="/remarket" className="font-semibold text-brand-600 underline">
+            Re-market
+          </Link>{" "}
+          page.
+        </li>
+      </ol>
+    </section>
   );
 }
 

@@ -3,7 +3,6 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { format } from "date-fns";
 import { z } from "zod";
 import { PostForm, resultFor, useFormId } from "~/components/forms";
 import { AlertPill } from "~/components/ui/alert-pill";
@@ -20,8 +19,8 @@ import { requireStaff } from "~/utils/auth.server";
 import { KNOWN_FLAGS } from "~/utils/feature-flag-names";
 import { applyFormOnce } from "~/utils/forms.server";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
-import { formatLocalDay } from "~/utils/time-zone";
 import { redirectWithToast } from "~/utils/toast.server";
+import { formatCount, formatDate, formatDateTime } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Staff admin | Remarket" }];
 
@@ -65,11 +64,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     tenants: tenants.map((t) => ({
       ...t,
-      createdAt: format(t.createdAt, "dd MMM yyyy"),
+      createdAt: formatDate(t.createdAt, t.timeZone),
       // In the agency's own time zone, as its billing page shows it.
-      trialEndsAt: t.trialEndsAt ? formatLocalDay(t.trialEndsAt, t.timeZone) : null,
+      trialEndsAt: t.trialEndsAt ? formatDate(t.trialEndsAt, t.timeZone) : null,
     })),
-    audit: audit.map((a) => ({ ...a, createdAt: format(a.createdAt, "dd MMM yyyy | HH:mm") })),
+    audit: audit.map((a) => ({ ...a, createdAt: formatDateTime(a.createdAt) })),
   };
 }
 
@@ -86,7 +85,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       let message: string;
       if (input.intent === "extend-trial") {
         const until = await extendTrial(db, actor, input.tenantId, input.days);
-        message = `Trial extended by ${input.days} day${input.days === 1 ? "" : "s"}, to ${format(until, "dd MMM yyyy")}.`;
+        message = `Trial extended by ${formatCount(input.days, "day")}, to ${formatDate(until)}.`;
       } else if (input.intent === "set-quota") {
         await setQuotaOverride(db, actor, input.tenantId, input.quota);
         message = input.quota === null ? "Quota reset to the plan's." : `Quota set to ${input.quota} a year.`;

@@ -17,8 +17,8 @@ import { isServiceError } from "~/services/platform/errors.server";
 import { getFlags } from "~/services/identity/feature-flags.server";
 import { getMonthlyUsage, getRemarketUsage } from "~/services/billing/usage.server";
 import { requireAdmin, requireTenantContext } from "~/utils/auth.server";
-import { MONTH_NAMES, PAYMENTS_NOT_CONFIGURED, PORTAL_NOT_AVAILABLE } from "~/utils/billing-copy";
-import { formatMoney } from "~/utils/format";
+import { MONTH_NAMES, PAYMENTS_NOT_CONFIGURED } from "~/utils/billing-copy";
+import { formatCount, formatMoney } from "~/utils/format";
 import { PLAN_IDS } from "~/utils/plan-catalogue";
 import { applyFormOnce } from "~/utils/forms.server";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
@@ -26,6 +26,8 @@ import { localDateParts } from "~/utils/time-zone";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Billing | Remarket" }];
+
+export const handle = { description: "Your plan, re-marketing quota and usage this year." };
 
 const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("change-plan"), plan: z.enum(PLAN_IDS, { error: "Choose a plan." }) }),
@@ -137,30 +139,28 @@ function BillingActions({ overview }: { overview: ReturnType<typeof useLoaderDat
           errors={fields.plan.errors}
           options={overview.plans.map((p) => ({
             value: p.id,
-            label: `${p.name}: ${p.annualQuota.toLocaleString("en-US")} re-markets a year, ${formatMoney(p.monthlyPriceCents / 100)}/month`,
+            label: `${p.name}: ${formatCount(p.annualQuota, "re-market")} a year, ${formatMoney(p.monthlyPriceCents / 100)}/month`,
           }))}
         />
         <Button type="submit" name="intent" value="change-plan" pending={busy("change-plan")}>
           {subscribed ? "Change plan" : "Start subscription"}
         </Button>
       </PostForm>
-      <div className="flex flex-wrap gap-3">
-        <PostForm>
-          <Button type="submit" name="intent" value="add-payment-method" variant="secondary" pending={busy("add-payment-method")}>
-            Add payment method
-          </Button>
-        </PostForm>
-        <PostForm>
-          <Button type="submit" name="intent" value="portal" variant="secondary" pending={busy("portal")}>
-            Manage billing
-          </Button>
-        </PostForm>
-      </div>
-      {local ? (
-        <p className="text-sm text-slate-500" data-testid="portal-note">
-          {PORTAL_NOT_AVAILABLE}
-        </p>
-      ) : null}
+      {/* Without Stripe only the local plan switch can work: no payment or portal buttons. */}
+      {local ? null : (
+        <div className="flex flex-wrap gap-3">
+          <PostForm>
+            <Button type="submit" name="intent" value="add-payment-method" variant="secondary" pending={busy("add-payment-method")}>
+              Add payment method
+            </Button>
+          </PostForm>
+          <PostForm>
+            <Button type="submit" name="intent" value="portal" variant="secondary" pending={busy("portal")}>
+              Manage billing
+            </Button>
+          </PostForm>
+        </div>
+      )}
     </section>
   );
 }

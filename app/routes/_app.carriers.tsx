@@ -28,6 +28,8 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Carriers | Remarket" }];
 
+export const handle = { description: "The carriers your agency writes with, and the catalogue to add more." };
+
 const STATES = [
   "AL",
   "AK",
@@ -267,39 +269,41 @@ export default function CarriersPage() {
             Find carriers
           </Button>
         </Form>
-        <table className={tableClass} data-testid="catalogue">
-          <thead className={theadClass}>
-            <tr>
-              <th className="py-2 pr-3">Carrier</th>
-              <th className="pr-3">Lines of business</th>
-              <th className="pr-3 text-right">States</th>
-              <th className="pr-3">
-                <span className="sr-only">Add</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {catalogue.map((c) => (
-              <tr key={c.id} className={rowClass}>
-                <td className="py-2 pr-3 font-medium">{c.name}</td>
-                <td className="pr-3 text-xs">{c.lines.join(", ")}</td>
-                <td className="pr-3 text-right">{formatNumber(c.states)}</td>
-                <td className="pr-3">
-                  {c.tenantCarrierId ? (
-                    <AlertPill tone="success">Yours</AlertPill>
-                  ) : (
-                    <PostForm>
-                      <input type="hidden" name="carrierId" value={c.id} />
-                      <Button type="submit" name="intent" value="add" variant="secondary" aria-label={`Add ${c.name}`}>
-                        Add
-                      </Button>
-                    </PostForm>
-                  )}
-                </td>
+        <div className="overflow-x-auto">
+          <table className={tableClass} data-testid="catalogue">
+            <thead className={theadClass}>
+              <tr>
+                <th className="py-2 pr-3">Carrier</th>
+                <th className="pr-3">Lines of business</th>
+                <th className="pr-3 text-right">States</th>
+                <th className="pr-3">
+                  <span className="sr-only">Add</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {catalogue.map((c) => (
+                <tr key={c.id} className={rowClass}>
+                  <td className="py-2 pr-3 font-medium">{c.name}</td>
+                  <td className="pr-3 text-xs">{c.lines.join(", ")}</td>
+                  <td className="pr-3 text-right">{formatNumber(c.states)}</td>
+                  <td className="pr-3">
+                    {c.tenantCarrierId ? (
+                      <AlertPill tone="success">Yours</AlertPill>
+                    ) : (
+                      <PostForm>
+                        <input type="hidden" name="carrierId" value={c.id} />
+                        <Button type="submit" name="intent" value="add" variant="secondary" aria-label={`Add ${c.name}`}>
+                          Add
+                        </Button>
+                      </PostForm>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </Card>
     </div>
   );

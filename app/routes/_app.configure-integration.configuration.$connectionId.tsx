@@ -17,7 +17,7 @@ import { CANONICAL_FIELDS, missingRequiredFields, fieldLabel } from "~/services/
 import { PRESETS } from "~/services/connections/mapping/presets";
 import { LOB_LABELS, STATUS_LABELS } from "~/services/connections/mapping/values";
 import { applyFormOnce } from "~/utils/forms.server";
-import { formatMoney } from "~/utils/format";
+import { formatCount, formatMoney } from "~/utils/format";
 import { stepRoute } from "~/utils/setup-steps";
 import { replyInvalid } from "~/utils/submission.server";
 import { requireWizardStep } from "~/utils/wizard.server";
@@ -210,7 +210,7 @@ export default function MappingPage() {
       </p>
       <div className="flex flex-wrap items-end gap-4">
         {source.objects.length > 1 ? (
-          <Form method="get" className="flex items-end gap-2">
+          <Form method="get" className="flex flex-wrap items-end gap-2">
             <label className="text-sm">
               <span className="block font-medium">Object</span>
               <select name="object" defaultValue={source.object} className="mt-1 rounded-md px-2 py-1.5 text-sm ring-1 ring-slate-300">
@@ -226,11 +226,15 @@ export default function MappingPage() {
             </Button>
           </Form>
         ) : null}
-        <Form method="get" className="flex items-end gap-2">
+        <Form method="get" className="flex min-w-0 max-w-full flex-wrap items-end gap-2">
           <input type="hidden" name="object" value={source.object} />
-          <label className="text-sm">
+          <label className="min-w-0 max-w-full text-sm">
             <span className="block font-medium">Preset</span>
-            <select name="preset" defaultValue={mapping.preset ?? ""} className="mt-1 rounded-md px-2 py-1.5 text-sm ring-1 ring-slate-300">
+            <select
+              name="preset"
+              defaultValue={mapping.preset ?? ""}
+              className="mt-1 max-w-full rounded-md px-2 py-1.5 text-sm ring-1 ring-slate-300"
+            >
               {presets.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.label}
@@ -325,7 +329,7 @@ export default function MappingPage() {
           </div>
           <p className="text-sm" data-testid="preview-counts">
             <strong>{scan.valid}</strong> valid and <strong>{scan.invalid}</strong> invalid rows
-            {scan.truncated ? ` in the first ${scan.scanned.toLocaleString("en-US")} rows` : ` (${scan.scanned} rows)`}.
+            {scan.truncated ? ` in the first ${formatCount(scan.scanned, "row")}` : ` (${formatCount(scan.scanned, "row")})`}.
           </p>
           <div className="overflow-x-auto">
             <table className="w-full text-left text-xs">
@@ -381,7 +385,7 @@ export default function MappingPage() {
         <h2 id="browse-title" className="font-semibold">
           Browse a column’s values
         </h2>
-        <Form method="get" className="flex items-end gap-2">
+        <Form method="get" className="flex min-w-0 max-w-full flex-wrap items-end gap-2">
           <input type="hidden" name="object" value={source.object} />
           <select
             name="values"

@@ -14,6 +14,7 @@ import { applyFormOnce } from "~/utils/forms.server";
 import { stepRoute } from "~/utils/setup-steps";
 import { replyInvalid } from "~/utils/submission.server";
 import { requireWizardStep } from "~/utils/wizard.server";
+import { formatCount, formatNumber } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Filter options | Remarket" }];
 
@@ -128,7 +129,7 @@ export default function FilterOptionsPage() {
         </Notice>
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-300">
-          Untick what should stay out of Remarket. The counts are of the {valid.toLocaleString("en-US")} valid rows in the source.
+          Untick what should stay out of Remarket. The counts are of the {formatCount(valid, "valid row")} in the source.
         </p>
       )}
       {messages.length ? (
@@ -149,7 +150,7 @@ export default function FilterOptionsPage() {
                     <input type="hidden" name={`offered:${d.id}`} value={v.value} />
                     <label className="flex items-center gap-2">
                       <input type="checkbox" name={d.id} value={v.value} defaultChecked={isTicked(d.id, v.value, v.checked)} />
-                      {v.label} <span className="text-slate-500">× {v.count.toLocaleString("en-US")}</span>
+                      {v.label} <span className="text-slate-500">× {formatNumber(v.count)}</span>
                     </label>
                   </li>
                 ))}

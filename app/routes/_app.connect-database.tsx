@@ -9,15 +9,18 @@ import { listConnections } from "~/services/connections/connections.server";
 import { isServiceError } from "~/services/platform/errors.server";
 import { formatDuration, startImport } from "~/services/connections/imports.server";
 import { requireAdmin, requireTenantContext } from "~/utils/auth.server";
-import { formatNumber } from "~/utils/format";
+import { formatDateTime, formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { getIntegration } from "~/utils/integrations";
 import { stepRoute, WIZARD_STEPS } from "~/utils/setup-steps";
 import { redirectWithToast } from "~/utils/toast.server";
 import { useHydrated } from "~/utils/use-hydrated";
-import { formatWhen } from "~/utils/when";
 
 export const meta: MetaFunction = () => [{ title: "Connections | Remarket" }];
+
+export const handle = {
+  description: "The agency management systems and files Remarket imports your book from, and when each last synced.",
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
@@ -31,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       parentConnectionId: c.parentConnectionId,
       integration: { id: c.integrationId, name: integration?.name ?? c.integrationId, logo: integration?.logo ?? "" },
       status: c.status,
-      lastSync: formatWhen(c.lastSyncAt, tz),
+      lastSync: c.lastSyncAt ? formatDateTime(c.lastSyncAt, tz) : null,
       records: c.recordsImported,
       duration: c.lastDurationMs === null ? null : formatDuration(c.lastDurationMs),
       step: c.step,
@@ -145,10 +148,10 @@ function ConnectionRows({ row, subs, isAdmin, hydrated }: { row: Row; subs: Row[
 function ConnectionRow({ row: c, isAdmin, hydrated, sub = false }: { row: Row; isAdmin: boolean; hydrated: boolean; sub?: boolean }) {
   return (
     <tr className="border-b border-slate-100 align-middle dark:border-slate-800" data-connection={c.id}>
-      <td className={sub ? "py-2 pl-10 pr-3" : "px-3 py-2"}>
+      <td className={sub ? "min-w-[16rem] py-2 pl-10 pr-3" : "min-w-[16rem] px-3 py-2"}>
         <div className="flex items-center gap-3">
-          {c.integration.logo ? <img src={c.integration.logo} alt="" width={72} height={24} className="h-6 w-[72px]" /> : null}
-          <div>
+          {c.integration.logo ? <img src={c.integration.logo} alt="" width={72} height={24} className="h-6 w-[72px] shrink-0" /> : null}
+          <div className="min-w-0">
             <Link to={`/connect-database/${c.id}`} className="font-semibold hover:underline">
               {c.name}
             </Link>
@@ -196,7 +199,7 @@ function ConnectionRow({ row: c, isAdmin, hydrated, sub = false }: { row: Row; i
                   value="sync"
                   variant="secondary"
                   className="whitespace-nowrap"
-                  aria-label={`Sync ${c.name} now`}
+                  aria-label={`Sync now: ${c.name}`}
                 >
                   Sync now
                 </Button>

@@ -7,11 +7,10 @@ import { Button } from "~/components/ui/button";
 import { getConnection, latestConnectionNotification, listSubConnections } from "~/services/connections/connections.server";
 import { formatDuration, importedCounts, listRuns } from "~/services/connections/imports.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatNumber } from "~/utils/format";
+import { formatDateTime, formatNumber } from "~/utils/format";
 import { getIntegration } from "~/utils/integrations";
 import { editStepRoute, stepRoute, WIZARD_STEPS } from "~/utils/setup-steps";
 import { useHydrated } from "~/utils/use-hydrated";
-import { formatWhen } from "~/utils/when";
 import { orNotFound } from "~/utils/wizard.server";
 
 export const meta: MetaFunction = () => [{ title: "Connection | Remarket" }];
@@ -43,7 +42,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           : stepRoute(connection.step, connection.id, connection.integrationId),
       summaryTo: stepRoute("COMPLETED", connection.id, connection.integrationId),
       settingsTo: editStepRoute("CONNECTION_SETTING", connection.id, connection.integrationId),
-      lastSync: formatWhen(connection.lastSyncAt, tz),
+      lastSync: connection.lastSyncAt ? formatDateTime(connection.lastSyncAt, tz) : null,
       duration: connection.lastDurationMs === null ? null : formatDuration(connection.lastDurationMs),
       records: connection.recordsImported,
       lastError: connection.lastError,
@@ -54,7 +53,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     },
     counts,
     notification: notification
-      ? { title: notification.title, message: notification.message, when: formatWhen(notification.createdAt, tz) }
+      ? { title: notification.title, message: notification.message, when: formatDateTime(notification.createdAt, tz) }
       : null,
     runs: runs.map((r) => ({
       id: r.id,
@@ -66,7 +65,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       rowsRejected: r.rowsRejected,
       rowsFiltered: r.rowsFiltered,
       error: r.error,
-      started: formatWhen(r.startedAt ?? r.createdAt, tz),
+      started: formatDateTime(r.startedAt ?? r.createdAt, tz),
       duration: r.durationMs === null ? null : formatDuration(r.durationMs),
     })),
     subs: subs.map((s) => ({ ...s, integrationName: getIntegration(s.integrationId)?.name ?? s.integrationId })),

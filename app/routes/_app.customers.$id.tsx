@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { format, parseISO } from "date-fns";
 import { PostForm } from "~/components/forms";
 import { Card, ChangeText, FlagExplanation, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { Button } from "~/components/ui/button";
+import { useTimeZone } from "~/utils/use-time-zone";
 import { AlertPill } from "~/components/ui/alert-pill";
 import { getCustomerDetail } from "~/services/renewals/customers.server";
 import { isServiceError } from "~/services/platform/errors.server";
 import { undoRemarket } from "~/services/renewals/remarket.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatMoney } from "~/utils/format";
+import { formatDate, formatDateTime, formatMoney, formatPhone } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { explainReason, plainReason } from "~/utils/flag-reason";
 import { EXCLUSION_LABELS, OUTCOME_LABELS, describePrediction } from "~/utils/renewals";
@@ -20,7 +20,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   try {
-    return await getCustomerDetail(ctx, params.id ?? "");
+    const detail = await getCustomerDetail(ctx, params.id ?? "");
+    // Phone numbers are stored E.164 and shown in national format; formatted here so the phone
+    // metadata stays on the server.
+    return { ...detail, customer: { ...detail.customer, phoneDisplay: formatPhone(detail.customer.phone) } };
   } catch (error) {
     if (isServiceError(error) && error.status === 404) throw new Response("Not found", { status: 404 });
     throw error;
@@ -62,6 +65,7 @@ const AUDIT_LABELS: Record<string, string> = {
 };
 
 export default function CustomerPage() {
+  const timeZone = useTimeZone();
   const { customer, policies, remarkets, quotes, tasks, audit } = useLoaderData<typeof loader>();
   const policyNumber = new Map(policies.map((p) => [p.id, p.policyNumber]));
   return (
@@ -94,7 +98,7 @@ export default function CustomerPage() {
             </div>
             <div>
               <dt className="inline text-slate-500">Phone: </dt>
-              <dd className="inline">{customer.phone ?? "—"}</dd>
+              <dd className="inline">{customer.phoneDisplay || "—"}</dd>
             </div>
             <div>
               <dt className="inline text-slate-500">Address: </dt>
@@ -118,7 +122,7 @@ export default function CustomerPage() {
                 <Link to={`/quotes/${r.id}`} className="font-mono text-brand-600 hover:underline">
                   {r.policyNumber}
                 </Link>{" "}
-                re-marketed {format(new Date(r.remarketedAt), "d MMM yyyy")}
+                re-marketed {formatDate(r.remarketedAt, timeZone)}
                 {r.byName ? ` by ${r.byName}` : ""} (quota {r.quotaYear}) · {r.outcome ? OUTCOME_LABELS[r.outcome] : "open"}
                 {r.premiumSaved !== null ? `, saved ${formatMoney(r.premiumSaved)}` : ""}
                 {r.undoable ? (
@@ -166,7 +170,7 @@ export default function CustomerPage() {
                   <td className="pr-3">{p.carrierName}</td>
                   <td className="pr-3 capitalize">{p.status.replace("_", " ")}</td>
                   <td className="whitespace-nowrap pr-3 text-xs">
-                    {format(parseISO(p.effectiveDate), "d MMM yyyy")} – {format(parseISO(p.expirationDate), "d MMM yyyy")}
+                    {formatDate(p.effectiveDate)} – {formatDate(p.expirationDate)}
                   </td>
                   <td className="pr-3 text-right">
                     {formatMoney(p.premium)}
@@ -220,7 +224,7 @@ export default function CustomerPage() {
             {quotes.map((q) => (
               <li key={q.id}>
                 <span className="font-mono text-xs">{q.policyNumber}</span>: {q.carrierName} {formatMoney(q.premium)} from{" "}
-                {format(parseISO(q.effectiveDate), "d MMM yyyy")}
+                {formatDate(q.effectiveDate)}
                 {q.selected ? " (selected)" : ""}
               </li>
             ))}
@@ -231,7 +235,7 @@ export default function CustomerPage() {
           <ul className="space-y-1 text-sm">
             {tasks.map((t) => (
               <li key={t.id}>
-                {t.title} · {t.assignee ?? "unassigned"} · due {format(parseISO(t.dueDate), "d MMM yyyy")} · {t.status}
+                {t.title} · {t.assignee ?? "unassigned"} · due {formatDate(t.dueDate)} · {t.status}
               </li>
             ))}
           </ul>
@@ -244,7 +248,7 @@ export default function CustomerPage() {
           {audit.map((a) => (
             <li key={a.id}>
               <time dateTime={new Date(a.createdAt).toISOString()} className="text-slate-500">
-                {format(new Date(a.createdAt), "dd MMM yyyy | HH:mm")}
+                {formatDateTime(a.createdAt, timeZone)}
               </time>{" "}
               {a.actorName ?? a.actorEmail ?? "System"}: {AUDIT_LABELS[a.action] ?? a.action}
               {typeof a.details?.policyNumber === "string" ? ` ${a.details.policyNumber}` : ""}

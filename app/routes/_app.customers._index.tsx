@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useTimeZone } from "~/utils/use-time-zone";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { format } from "date-fns";
 import { z } from "zod";
 import { Pagination } from "~/components/pagination";
 import { Card, FilterSelect, ListTable, Stat, inputClass, rowClass } from "~/components/renewals-ui";
@@ -14,12 +14,16 @@ import {
   recentlyMarketed,
 } from "~/services/renewals/customers.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatNumber } from "~/utils/format";
+import { formatCount, formatDate, formatNumber, formatPhone } from "~/utils/format";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { OUTCOME_LABELS } from "~/utils/renewals";
 import { singleLineText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Customers | Remarket" }];
+
+export const handle = {
+  description: "Every insured in your book, with their active policies, producer and what is flagged for re-marketing.",
+};
 
 const optionalText = singleLineText()
   .max(120)
@@ -44,10 +48,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     recentlyMarketed(ctx),
     customerFilterOptions(ctx),
   ]);
-  return { ...list, counts, recent, options, filters, page, pageCount: pageCountFor(list.total, CUSTOMERS_PAGE_SIZE) };
+  // Phone numbers are stored E.164 and shown in national format; formatted here so the phone
+  // metadata stays on the server.
+  const rows = list.rows.map((c) => ({ ...c, phone: formatPhone(c.phone) }));
+  return { ...list, rows, counts, recent, options, filters, page, pageCount: pageCountFor(list.total, CUSTOMERS_PAGE_SIZE) };
 }
 
 export default function CustomersPage() {
+  const timeZone = useTimeZone();
   const { rows, total, counts, recent, options, filters, page, pageCount } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-4">
@@ -57,11 +65,15 @@ export default function CustomersPage() {
         <Stat label="With active policies" value={formatNumber(counts.active)} testId="count-active" />
         <Stat label={`Re-marketed in ${counts.year}`} value={formatNumber(counts.remarketed)} testId="count-remarketed" />
       </div>
-      <div className="grid gap-4 lg:grid-cols-[1fr_18rem]">
-        <div className="space-y-3">
+      <div className="grid gap-4 2xl:grid-cols-[minmax(0,1fr)_18rem]">
+        <div className="min-w-0 space-y-3">
           <Card>
-            <Form method="get" className="grid gap-3 sm:grid-cols-5 sm:items-end" aria-label="Customer filters">
-              <label className="block text-sm sm:col-span-2">
+            <Form
+              method="get"
+              className="grid gap-3 sm:grid-cols-2 sm:items-end lg:grid-cols-[1fr_1fr_1fr_auto]"
+              aria-label="Customer filters"
+            >
+              <label className="block text-sm sm:col-span-2 lg:col-span-4">
                 <span className="font-medium">Search name or e-mail</span>
                 <input type="search" name="q" defaultValue={filters.q ?? ""} className={`${inputClass} mt-1`} />
               </label>
@@ -77,22 +89,20 @@ export default function CustomersPage() {
                 value={filters.producer ?? ""}
                 options={options.producers.map((s) => ({ value: s, label: s }))}
               />
-              <div className="flex items-end gap-2">
-                <FilterSelect
-                  name="segment"
-                  label="Show"
-                  value={filters.segment}
-                  all=""
-                  options={[
-                    { value: "all", label: "Everyone" },
-                    { value: "active", label: "With active policies" },
-                    { value: "remarketed", label: `Re-marketed in ${counts.year}` },
-                  ]}
-                />
-                <Button type="submit" variant="secondary">
-                  Apply
-                </Button>
-              </div>
+              <FilterSelect
+                name="segment"
+                label="Show"
+                value={filters.segment}
+                all=""
+                options={[
+                  { value: "all", label: "Everyone" },
+                  { value: "active", label: "With active policies" },
+                  { value: "remarketed", label: `Re-marketed in ${counts.year}` },
+                ]}
+              />
+              <Button type="submit" variant="secondary">
+                Apply
+              </Button>
             </Form>
           </Card>
           <ListTable
@@ -116,7 +126,7 @@ export default function CustomersPage() {
                   </Link>
                 </td>
                 <td className="pr-3">{c.email}</td>
-                <td className="pr-3">{c.phone}</td>
+                <td className="whitespace-nowrap pr-3">{c.phone}</td>
                 <td className="pr-3">{c.state}</td>
                 <td className="pr-3">{c.producer}</td>
                 <td className="pr-3 text-right">{formatNumber(c.activePolicies)}</td>
@@ -124,7 +134,7 @@ export default function CustomersPage() {
               </tr>
             ))}
           </ListTable>
-          <p className="text-sm text-slate-500">{formatNumber(total)} customers</p>
+          <p className="text-sm text-slate-500">{formatCount(total, "customer")}</p>
           <Pagination page={page} pageCount={pageCount} />
         </div>
         <Card title="Recently marketed">
@@ -132,14 +142,18 @@ export default function CustomersPage() {
           <ul className="space-y-2 text-sm" data-testid="recently-marketed">
             {recent.map((r) => (
               <li key={r.remarketId}>
-                <Link to={`/customers/${r.customerId}`} className="font-medium text-brand-700 hover:underline dark:text-brand-100">
+                {/* Targets at least 24 px tall (WCAG 2.2 target size): the list is dense. */}
+                <Link
+                  to={`/customers/${r.customerId}`}
+                  className="inline-block py-0.5 font-medium text-brand-700 hover:underline dark:text-brand-100"
+                >
                   {r.customerName}
                 </Link>
                 <div className="text-xs text-slate-500">
-                  <Link to={`/quotes/${r.remarketId}`} className="font-mono hover:underline">
+                  <Link to={`/quotes/${r.remarketId}`} className="inline-block py-1 font-mono hover:underline">
                     {r.policyNumber}
                   </Link>{" "}
-                  · {format(new Date(r.remarketedAt), "d MMM yyyy")} · {r.outcome ? OUTCOME_LABELS[r.outcome] : "open"}
+                  · {formatDate(r.remarketedAt, timeZone)} · {r.outcome ? OUTCOME_LABELS[r.outcome] : "open"}
                 </div>
               </li>
             ))}

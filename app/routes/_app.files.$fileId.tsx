@@ -12,7 +12,8 @@ import { getFileDetail, requireFile } from "~/services/files/files.server";
 import { ACTIVE_STATUSES } from "~/utils/file-status";
 import { requireTenantContext } from "~/utils/auth.server";
 import { getTimeZone } from "~/utils/client-hints.server";
-import { formatBytes, formatCardDate } from "~/utils/date-time";
+import { formatBytes } from "~/utils/date-time";
+import { formatCount, formatDateTime } from "~/utils/format";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.file.name ?? "File"} | Remarket` }];
 
@@ -41,13 +42,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       status: file.status,
       failureReason: file.failureReason,
       metadata: file.metadata,
-      uploadedAt: formatCardDate(file.createdAt, tz),
+      uploadedAt: formatDateTime(file.createdAt, tz),
       uploadedBy: detail.uploadedByName ?? "Former user",
     },
     history: detail.history.map((h) => ({
       status: h.status,
       message: h.message,
-      at: formatCardDate(h.createdAt, tz),
+      at: formatDateTime(h.createdAt, tz),
       iso: h.createdAt.toISOString(),
     })),
     job: job
@@ -56,7 +57,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           attempts: job.attempts,
           maxAttempts: job.maxAttempts,
           lastError: job.lastError,
-          nextRun: job.status === "queued" && job.attempts > 0 ? formatCardDate(job.runAt, tz) : null,
+          nextRun: job.status === "queued" && job.attempts > 0 ? formatDateTime(job.runAt, tz) : null,
           rows: typeof job.progress?.rows === "number" ? job.progress.rows : null,
         }
       : null,
@@ -75,7 +76,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     throw error;
   }
   const link = signFileLink(params.fileId!);
-  return data({ publicUrl: `${getEnv().appUrl}${link.path}`, expiresAt: formatCardDate(link.expiresAt, getTimeZone(request)) });
+  return data({ publicUrl: `${getEnv().appUrl}${link.path}`, expiresAt: formatDateTime(link.expiresAt, getTimeZone(request)) });
 }
 
 export default function FileDetailPage() {
@@ -188,7 +189,7 @@ export default function FileDetailPage() {
           {job ? (
             <p className="mt-4 text-xs text-slate-500" data-testid="job-status">
               Processing job: {job.status}, attempt {job.attempts} of {job.maxAttempts}
-              {job.rows !== null && active ? `, ${job.rows.toLocaleString("en-US")} rows read` : ""}
+              {job.rows !== null && active ? `, ${formatCount(job.rows, "row")} read` : ""}
               {job.nextRun ? `, next try ${job.nextRun}` : ""}
               {job.lastError && job.status !== "succeeded" ? ` (last error: ${job.lastError})` : ""}
             </p>

@@ -12,11 +12,12 @@ import { FILES_PAGE_SIZE, listFiles } from "~/services/files/files.server";
 import { ACTIVE_STATUSES } from "~/utils/file-status";
 import { requireTenantContext } from "~/utils/auth.server";
 import { getTimeZone } from "~/utils/client-hints.server";
-import { formatBytes, formatCardDate } from "~/utils/date-time";
+import { formatBytes } from "~/utils/date-time";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { redirectWithToast } from "~/utils/toast.server";
 import { receiveFileUpload, uploadToast } from "~/utils/upload.server";
 import { cn } from "~/utils/cn";
+import { formatDateTime } from "~/utils/format";
 
 const FiltersSchema = z.object({
   view: z.enum(["mine", "all"]).catch("all"),
@@ -26,6 +27,8 @@ const FiltersSchema = z.object({
 });
 
 export const meta: MetaFunction = () => [{ title: "Files | Remarket" }];
+
+export const handle = { description: "Uploaded exports and documents, with a data-quality report for each table." };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
@@ -48,7 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       domain: DOMAIN_LABELS[f.domain],
       status: f.status,
       uploadedBy: f.uploadedByName ?? "Former user",
-      uploadedAt: formatCardDate(f.createdAt, timeZone),
+      uploadedAt: formatDateTime(f.createdAt, timeZone),
       duplicate: f.duplicate,
     })),
   };

@@ -1,9 +1,9 @@
+import { useTimeZone } from "~/utils/use-time-zone";
 import { ForecastPreferenceFields, SettingsSchema, forecastObject } from "~/utils/forecast-schemas";
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { format, parseISO } from "date-fns";
 import { z } from "zod";
 import { BarChart } from "~/components/bar-chart";
 import { PostForm, resultFor, useFormId } from "~/components/forms";
@@ -15,7 +15,7 @@ import { getForecastPreference, listForecastPreferences, saveForecastPreference 
 import { forecastSummary, listForecast, simulateFlags } from "~/services/renewals/forecast-views.server";
 import { getForecastRun, refreshForecast } from "~/services/renewals/forecast.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { codeToPeriodLabel, formatMoney, formatNumber } from "~/utils/format";
+import { codeToPeriodLabel, formatCount, formatDate, formatDateTime, formatMoney, formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { ALL_LINES_ID as ALL_LINES, EXCLUSION_LABELS, LINE_CODES as LINES_OF_BUSINESS, describePrediction } from "~/utils/renewals";
@@ -23,6 +23,10 @@ import { replyInvalid } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Forecast | Remarket" }];
+
+export const handle = {
+  description: "Which renewals will rise past your threshold, the rule behind each flag and your saved forecast preferences.",
+};
 
 const PAGE_SIZE = 25;
 
@@ -103,6 +107,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ForecastPage() {
+  const timeZone = useTimeZone();
   const {
     preference,
     preferences,
@@ -145,9 +150,9 @@ export default function ForecastPage() {
           <h1 className="text-2xl font-bold">Forecast</h1>
           <p className="text-sm text-slate-600 dark:text-slate-300">
             Renewals in the next {codeToPeriodLabel(preference.window)}: {formatNumber(current.policies)} would be flagged now (
-            {formatNumber(current.customers)} customers), {formatNumber(current.quotaLeft)} re-markets left in {current.quotaYear}.
+            {formatCount(current.customers, "customer")}), {formatCount(current.quotaLeft, "re-market")} left in {current.quotaYear}.
             {run
-              ? ` Computed ${format(new Date(run.computedAt), "d MMM yyyy, HH:mm")} over ${formatNumber(run.evaluated)} renewals in ${formatNumber(run.durationMs)} ms.`
+              ? ` Computed ${formatDateTime(run.computedAt, timeZone)} over ${formatCount(run.evaluated, "renewal")} in ${formatNumber(run.durationMs)} ms.`
               : " Not computed yet."}
           </p>
         </div>
@@ -165,7 +170,7 @@ export default function ForecastPage() {
       </div>
 
       <Card title="Renewals per month">
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid gap-4 2xl:grid-cols-2">
           <BarChart
             title="Renewals and flagged renewals per month"
             description={`Renewals per month over the next ${codeToPeriodLabel(preference.window)}; the table below has the numbers.`}
@@ -213,7 +218,17 @@ export default function ForecastPage() {
       </Card>
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <Card title="What if?">
+        <Card
+          title={
+            <>
+              Try a threshold <span className="font-normal text-slate-600 dark:text-slate-300">(preview, not saved)</span>
+            </>
+          }
+          className="border border-dashed border-slate-300 bg-slate-50 shadow-none ring-0 dark:border-slate-700 dark:bg-slate-950"
+        >
+          <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
+            See what other settings would flag. Nothing changes for your worklist until you save your preferences.
+          </p>
           <Form method="get" {...getFormProps(whatIfForm)} className="grid gap-3 sm:grid-cols-2" aria-label="What if">
             <input type="hidden" name="whatif" value="1" />
             <ObjectSelect field={whatIfFields.forecastObjectId} label="Applies to" />
@@ -254,7 +269,16 @@ export default function ForecastPage() {
           ) : null}
         </Card>
 
-        <Card title="Forecast preferences">
+        <Card
+          title={
+            <>
+              Your preferences <span className="font-normal text-slate-600 dark:text-slate-300">(saved)</span>
+            </>
+          }
+        >
+          <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
+            The worklist, the dashboard and notifications flag renewals with these.
+          </p>
           <ul className="mb-3 space-y-1 text-sm" data-testid="preferences">
             {(preferences.length ? preferences : [preference]).map((p) => (
               <li key={p.forecastObjectId}>
@@ -341,8 +365,8 @@ export default function ForecastPage() {
                     </div>
                   </td>
                   <td className="whitespace-nowrap pr-3">
-                    {format(parseISO(r.expirationDate), "d MMM yyyy")}
-                    <div className="text-xs text-slate-500">{r.daysToExpiry} days</div>
+                    {formatDate(r.expirationDate)}
+                    <div className="text-xs text-slate-500">{formatCount(r.daysToExpiry, "day")}</div>
                   </td>
                   <td className="pr-3 text-right">{formatMoney(r.priorPremium)}</td>
                   <td className="pr-3 text-right">{formatMoney(r.currentPremium)}</td>
@@ -373,7 +397,7 @@ export default function ForecastPage() {
             </tbody>
           </table>
         </div>
-        <p className="mt-2 text-sm text-slate-500">{formatNumber(list.total)} renewals</p>
+        <p className="mt-2 text-sm text-slate-500">{formatCount(list.total, "renewal")}</p>
         <Pagination page={page} pageCount={pageCount} key={params.toString()} />
       </Card>
     </div>

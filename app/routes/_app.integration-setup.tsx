@@ -7,6 +7,8 @@ import { stepRoute } from "~/utils/setup-steps";
 
 export const meta: MetaFunction = () => [{ title: "Integration Setup | Remarket" }];
 
+export const handle = { description: "Connect an agency management system or upload an export to bring your book into Remarket." };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const connections = await listConnections(ctx);

@@ -17,15 +17,18 @@ import {
 } from "~/services/platform/notifications.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { getTimeZone } from "~/utils/client-hints.server";
-import { dayKey, dayLabel, formatCardDate } from "~/utils/date-time";
+import { dayKey, dayLabel } from "~/utils/date-time";
 import { applyFormOnce } from "~/utils/forms.server";
 import { isConnectionError } from "~/utils/network";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { safeRedirect } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { cn } from "~/utils/cn";
+import { formatDateTime } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Notifications | Remarket" }];
+
+export const handle = { description: "Import results, quota alerts and other notices for your agency." };
 
 const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("read"), id: z.string(), via: z.string().optional(), redirectTo: z.string().optional() }),
@@ -50,7 +53,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       link: n.link,
       kind: n.kind,
       read: n.readAt !== null,
-      createdAt: formatCardDate(n.createdAt, tz),
+      createdAt: formatDateTime(n.createdAt, tz),
       createdAtIso: n.createdAt.toISOString(),
     };
   }

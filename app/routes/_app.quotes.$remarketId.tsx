@@ -1,8 +1,8 @@
+import { useTimeZone } from "~/utils/use-time-zone";
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { format, parseISO } from "date-fns";
 import { z } from "zod";
 import { PostForm, resultFor } from "~/components/forms";
 import { Card, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
@@ -14,7 +14,7 @@ import { isServiceError } from "~/services/platform/errors.server";
 import { getRemarket, markLost, recordIncumbentOffer, saveQuote, selectQuote } from "~/services/renewals/quotes.server";
 import { describeDifference, describeSaving, SAVINGS_BASIS_LABELS } from "~/services/renewals/savings";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatMoney } from "~/utils/format";
+import { formatDate, formatMoney } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { OUTCOME_LABELS, describePrediction } from "~/utils/renewals";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
@@ -95,6 +95,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function RemarketQuotesPage() {
+  const timeZone = useTimeZone();
   const { remarket, editing } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // Select and close-as-lost are buttons: what the service refuses is said above the table (the
@@ -114,13 +115,13 @@ export default function RemarketQuotesPage() {
           Quotes for <span className="font-mono">{remarket.policyNumber}</span>
         </h1>
         <p className="text-sm text-slate-600 dark:text-slate-300">
-          <Link to={`/customers/${remarket.customerId}`} className="text-brand-600 hover:underline">
+          <Link to={`/customers/${remarket.customerId}`} className="text-brand-600 underline">
             {remarket.customerName}
           </Link>{" "}
           · {remarket.lineOfBusiness}
           {remarket.riskState ? ` in ${remarket.riskState}` : ""} · with {remarket.incumbent}, current premium{" "}
-          {remarket.premium !== null ? formatMoney(remarket.premium, 2) : "unknown"} · expires{" "}
-          {format(parseISO(remarket.expirationDate), "d MMM yyyy")} · re-marketed {format(new Date(remarket.remarketedAt), "d MMM yyyy")}
+          {remarket.premium !== null ? formatMoney(remarket.premium, 2) : "unknown"} · expires {formatDate(remarket.expirationDate)} ·
+          re-marketed {formatDate(remarket.remarketedAt, timeZone)}
           {remarket.byName ? ` by ${remarket.byName}` : ""}
         </p>
         <p className="mt-2" data-testid="remarket-outcome">
@@ -143,67 +144,69 @@ export default function RemarketQuotesPage() {
       </Card>
 
       <Card title="Quotes">
-        <table className={tableClass} data-testid="quotes">
-          <thead className={theadClass}>
-            <tr>
-              <th className="py-2 pr-3">Carrier</th>
-              <th className="pr-3 text-right">Premium</th>
-              <th className="pr-3 text-right">{referenceLabel}</th>
-              <th className="pr-3">Effective</th>
-              <th className="pr-3">Coverage notes</th>
-              <th className="pr-3">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {remarket.quotes.length === 0 ? (
+        <div className="overflow-x-auto">
+          <table className={tableClass} data-testid="quotes">
+            <thead className={theadClass}>
               <tr>
-                <td colSpan={6} className="py-4 text-center text-slate-500">
-                  No quotes yet.
-                </td>
+                <th className="py-2 pr-3">Carrier</th>
+                <th className="pr-3 text-right">Premium</th>
+                <th className="pr-3 text-right">{referenceLabel}</th>
+                <th className="pr-3">Effective</th>
+                <th className="pr-3">Coverage notes</th>
+                <th className="pr-3">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ) : null}
-            {remarket.quotes.map((q) => {
-              return (
-                <tr key={q.id} className={rowClass} data-testid="quote-row">
-                  <td className="py-2 pr-3">
-                    {q.carrierName} {q.selected ? <AlertPill tone="success">Selected</AlertPill> : null}
-                  </td>
-                  <td className="pr-3 text-right">{formatMoney(q.premium, 2)}</td>
-                  <td className="pr-3 text-right">{describeDifference(q.premium, reference)}</td>
-                  <td className="pr-3">{format(parseISO(q.effectiveDate), "d MMM yyyy")}</td>
-                  <td className="max-w-xs pr-3 text-xs">{q.coverageNotes}</td>
-                  <td className="pr-3">
-                    <div className="flex items-center gap-2">
-                      <Link
-                        to={`?edit=${q.id}`}
-                        className="text-sm text-brand-600 hover:underline"
-                        aria-label={`Edit quote from ${q.carrierName}`}
-                      >
-                        Edit
-                      </Link>
-                      {!q.selected ? (
-                        <PostForm>
-                          <input type="hidden" name="quoteId" value={q.id} />
-                          <Button
-                            type="submit"
-                            name="intent"
-                            value="select"
-                            variant="secondary"
-                            aria-label={`Select quote from ${q.carrierName}`}
-                          >
-                            Select
-                          </Button>
-                        </PostForm>
-                      ) : null}
-                    </div>
+            </thead>
+            <tbody>
+              {remarket.quotes.length === 0 ? (
+                <tr>
+                  <td colSpan={6} className="py-4 text-center text-slate-500">
+                    No quotes yet.
                   </td>
                 </tr>
-              );
-            })}
-          </tbody>
-        </table>
+              ) : null}
+              {remarket.quotes.map((q) => {
+                return (
+                  <tr key={q.id} className={rowClass} data-testid="quote-row">
+                    <td className="py-2 pr-3">
+                      {q.carrierName} {q.selected ? <AlertPill tone="success">Selected</AlertPill> : null}
+                    </td>
+                    <td className="pr-3 text-right">{formatMoney(q.premium, 2)}</td>
+                    <td className="pr-3 text-right">{describeDifference(q.premium, reference)}</td>
+                    <td className="pr-3">{formatDate(q.effectiveDate)}</td>
+                    <td className="max-w-xs pr-3 text-xs">{q.coverageNotes}</td>
+                    <td className="pr-3">
+                      <div className="flex items-center gap-2">
+                        <Link
+                          to={`?edit=${q.id}`}
+                          className="text-sm text-brand-600 hover:underline"
+                          aria-label={`Edit quote from ${q.carrierName}`}
+                        >
+                          Edit
+                        </Link>
+                        {!q.selected ? (
+                          <PostForm>
+                            <input type="hidden" name="quoteId" value={q.id} />
+                            <Button
+                              type="submit"
+                              name="intent"
+                              value="select"
+                              variant="secondary"
+                              aria-label={`Select quote from ${q.carrierName}`}
+                            >
+                              Select
+                            </Button>
+                          </PostForm>
+                        ) : null}
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
         {remarket.outcome !== "lost" ? (
           <PostForm className="mt-3">
             <Button type="submit" name="intent" value="lost" variant="ghost">

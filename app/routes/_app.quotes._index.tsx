@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useTimeZone } from "~/utils/use-time-zone";
 import { Link, useLoaderData } from "@remix-run/react";
-import { format } from "date-fns";
 import { z } from "zod";
 import { Pagination } from "~/components/pagination";
 import { ListTable, rowClass, StatusTabs } from "~/components/renewals-ui";
@@ -8,11 +8,13 @@ import { AlertPill } from "~/components/ui/alert-pill";
 import { REMARKETS_PAGE_SIZE, listRemarkets } from "~/services/renewals/quotes.server";
 import { describeSaving } from "~/services/renewals/savings";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatMoney, formatNumber } from "~/utils/format";
+import { formatDate, formatMoney, formatNumber } from "~/utils/format";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { OUTCOME_LABELS } from "~/utils/renewals";
 
 export const meta: MetaFunction = () => [{ title: "Quotes | Remarket" }];
+
+export const handle = { description: "Re-marketed policies with their quotes, selections and outcomes." };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
@@ -27,6 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function QuotesPage() {
+  const timeZone = useTimeZone();
   const { rows, status, page, pageCount } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-4">
@@ -81,7 +84,7 @@ export default function QuotesPage() {
             </td>
             <td className="pr-3">{r.incumbent}</td>
             <td className="pr-3 text-right">{formatMoney(r.incumbentOffer)}</td>
-            <td className="whitespace-nowrap pr-3">{format(new Date(r.remarketedAt), "d MMM yyyy")}</td>
+            <td className="whitespace-nowrap pr-3">{formatDate(r.remarketedAt, timeZone)}</td>
             <td className="pr-3 text-right">{formatNumber(r.quotes)}</td>
             <td className="pr-3">
               {r.outcome ? (

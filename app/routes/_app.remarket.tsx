@@ -3,7 +3,6 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { format, parseISO } from "date-fns";
 import { z } from "zod";
 import { FORM_TOKEN_FIELD, PostForm, useFormId } from "~/components/forms";
 import { InlineRetryNotice } from "~/components/network-status";
@@ -29,7 +28,9 @@ import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import worklistCss from "~/styles/worklist.css";
+import { formatCount, formatDate, formatDateTime } from "~/utils/format";
 import { FLAG_STATUS_VALUES as FLAG_STATUSES, daysBetween, formatMoney, formatNumber, shortDate } from "~/utils/renewals";
+import { useTimeZone } from "~/utils/use-time-zone";
 import { explainReason, plainReason } from "~/utils/flag-reason";
 import { useHydrated } from "~/utils/use-hydrated";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -201,7 +202,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return redirectWithToast(back, {
           type: "success",
           title: "Dismissed",
-          message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} dismissed: ${why}`,
+          message: `${formatCount(succeeded, "renewal")} dismissed: ${why}`,
         });
       }
       const day = String(row ? input[`until-${row[2]}`] : input.until);
@@ -210,7 +211,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirectWithToast(back, {
         type: "success",
         title: "Snoozed",
-        message: `${formatNumber(succeeded)} renewal${succeeded === 1 ? "" : "s"} snoozed until ${format(parseISO(day), "d MMM yyyy")}.`,
+        message: `${formatCount(succeeded, "renewal")} snoozed until ${formatDate(day)}.`,
       });
     });
   } catch (error) {
@@ -283,6 +284,7 @@ async function undo(ctx: Awaited<ReturnType<typeof requireTenantContext>>, reque
 export default function RemarketPage() {
   const { rows, total, capped, options, filters, sort, page, pageCount, allowance, today, computedAt, undo } =
     useLoaderData<typeof loader>();
+  const timeZone = useTimeZone();
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const actionData = useActionData<typeof action>();
@@ -319,7 +321,7 @@ export default function RemarketPage() {
           <p className="text-sm text-slate-600 dark:text-slate-300">
             Renewals flagged for shopping.
             {computedAt ? (
-              ` Forecast computed ${format(new Date(computedAt), "d MMM yyyy, HH:mm")}.`
+              ` Forecast computed ${formatDateTime(computedAt, timeZone)}.`
             ) : (
               <>
                 {" "}

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useTimeZone } from "~/utils/use-time-zone";
 import { Form, useLoaderData } from "@remix-run/react";
-import { format, parseISO, subYears, addDays } from "date-fns";
+import { addDays, formatISO, parseISO, subYears } from "date-fns";
 import { z } from "zod";
 import { BarChart } from "~/components/bar-chart";
 import { Pagination } from "~/components/pagination";
@@ -10,10 +11,14 @@ import { calendarDate } from "~/services/renewals/forecast.server";
 import { formatSavedTotal, SAVINGS_BASIS_LABELS } from "~/services/renewals/savings";
 import { BULK_LOG_PAGE_SIZE, bulkLog, quotaReturn, retentionBy, type RetentionRow } from "~/services/renewals/reports.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatMoney, formatNumber } from "~/utils/format";
+import { formatDate, formatDateTime, formatMoney, formatMonth, formatNumber } from "~/utils/format";
 import { pageCountFor, readPage } from "~/utils/pagination";
 
 export const meta: MetaFunction = () => [{ title: "Reports | Remarket" }];
+
+export const handle = {
+  description: "Retention and savings from re-marketing: kept versus lost renewals, quota use by month and bulk actions.",
+};
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
@@ -21,7 +26,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
   const today = calendarDate(new Date(), ctx.auth.tenant.timeZone);
-  const from = day.catch(format(addDays(subYears(parseISO(today), 1), 1), "yyyy-MM-dd")).parse(url.searchParams.get("from") ?? undefined);
+  const from = day
+    .catch(formatISO(addDays(subYears(parseISO(today), 1), 1), { representation: "date" }))
+    .parse(url.searchParams.get("from") ?? undefined);
   const to = day.catch(today).parse(url.searchParams.get("to") ?? undefined);
   const year = z.coerce
     .number()
@@ -43,6 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function ReportsPage() {
+  const timeZone = useTimeZone();
   const { period, year, byCarrier, byLine, byProducer, quota, log, page, pageCount } = useLoaderData<typeof loader>();
   const totals = quota.reduce(
     (t, m) => ({
@@ -72,8 +80,8 @@ export default function ReportsPage() {
           </Button>
         </Form>
         <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
-          Closed re-markets from {format(parseISO(period.from), "d MMM yyyy")} to {format(parseISO(period.to), "d MMM yyyy")}: kept (renewed
-          with the incumbent or rewritten) versus lost.
+          Closed re-markets from {formatDate(period.from)} to {formatDate(period.to)}: kept (renewed with the incumbent or rewritten) versus
+          lost.
         </p>
         <div className="grid gap-6 xl:grid-cols-3">
           <Retention title="By carrier" rows={byCarrier} testId="retention-carrier" />
@@ -101,93 +109,97 @@ export default function ReportsPage() {
         <BarChart
           title={`Re-markets used and rewrites bound per month, ${year}`}
           description="Quota used and rewrites bound per month; premium saved is in the table."
-          categories={quota.map((m) => format(parseISO(`${m.month}-01`), "MMM"))}
+          categories={quota.map((m) => formatMonth(m.month, "short"))}
           series={[
             { key: "used", label: "Re-markets used", color: "#1f57c0" },
             { key: "rewrites", label: "Rewrites bound", color: "#16a34a" },
           ]}
           values={{ used: quota.map((m) => m.used), rewrites: quota.map((m) => m.rewrites) }}
         />
-        <table className={`${tableClass} mt-3`} data-testid="quota-return">
-          <thead className={theadClass}>
-            <tr>
-              <th className="py-2">Month</th>
-              <th className="text-right">Re-markets used</th>
-              <th className="text-right">Rewrites bound</th>
-              <th className="text-right">Premium saved {SAVINGS_BASIS_LABELS.offer}</th>
-              <th className="text-right">Premium saved {SAVINGS_BASIS_LABELS.current}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {quota.map((m) => (
-              <tr key={m.month} className={rowClass}>
-                <td className="py-1.5">{format(parseISO(`${m.month}-01`), "MMMM")}</td>
-                <td className="text-right">{formatNumber(m.used)}</td>
-                <td className="text-right">{formatNumber(m.rewrites)}</td>
-                <td className="text-right">{formatSavedTotal(m.savedVsOffer)}</td>
-                <td className="text-right">{formatSavedTotal(m.savedVsCurrent)}</td>
+        <div className="mt-3 overflow-x-auto">
+          <table className={tableClass} data-testid="quota-return">
+            <thead className={theadClass}>
+              <tr>
+                <th className="py-2">Month</th>
+                <th className="text-right">Re-markets used</th>
+                <th className="text-right">Rewrites bound</th>
+                <th className="text-right">Premium saved {SAVINGS_BASIS_LABELS.offer}</th>
+                <th className="text-right">Premium saved {SAVINGS_BASIS_LABELS.current}</th>
               </tr>
-            ))}
-            <tr className="font-semibold">
-              <td className="py-1.5">Total</td>
-              <td className="text-right" data-testid="quota-return-used">
-                {formatNumber(totals.used)}
-              </td>
-              <td className="text-right">{formatNumber(totals.rewrites)}</td>
-              <td className="text-right" data-testid="saved-vs-offer">
-                {formatSavedTotal(totals.savedVsOffer)}
-              </td>
-              <td className="text-right" data-testid="saved-vs-current">
-                {formatSavedTotal(totals.savedVsCurrent)}
-              </td>
-            </tr>
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {quota.map((m) => (
+                <tr key={m.month} className={rowClass}>
+                  <td className="py-1.5">{formatMonth(m.month, "long")}</td>
+                  <td className="text-right">{formatNumber(m.used)}</td>
+                  <td className="text-right">{formatNumber(m.rewrites)}</td>
+                  <td className="text-right">{formatSavedTotal(m.savedVsOffer)}</td>
+                  <td className="text-right">{formatSavedTotal(m.savedVsCurrent)}</td>
+                </tr>
+              ))}
+              <tr className="font-semibold">
+                <td className="py-1.5">Total</td>
+                <td className="text-right" data-testid="quota-return-used">
+                  {formatNumber(totals.used)}
+                </td>
+                <td className="text-right">{formatNumber(totals.rewrites)}</td>
+                <td className="text-right" data-testid="saved-vs-offer">
+                  {formatSavedTotal(totals.savedVsOffer)}
+                </td>
+                <td className="text-right" data-testid="saved-vs-current">
+                  {formatSavedTotal(totals.savedVsCurrent)}
+                </td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
       </Card>
 
       <Card title="Bulk actions">
-        <table className={tableClass} data-testid="bulk-log">
-          <thead className={theadClass}>
-            <tr>
-              <th className="py-2 pr-3">When</th>
-              <th className="pr-3">Who</th>
-              <th className="pr-3">Action</th>
-              <th className="pr-3 text-right">Requested</th>
-              <th className="pr-3 text-right">Done</th>
-              <th className="pr-3">Failed and why</th>
-            </tr>
-          </thead>
-          <tbody>
-            {log.rows.length === 0 ? (
+        <div className="overflow-x-auto">
+          <table className={tableClass} data-testid="bulk-log">
+            <thead className={theadClass}>
               <tr>
-                <td colSpan={6} className="py-4 text-center text-slate-500">
-                  No bulk actions yet.
-                </td>
+                <th className="py-2 pr-3">When</th>
+                <th className="pr-3">Who</th>
+                <th className="pr-3">Action</th>
+                <th className="pr-3 text-right">Requested</th>
+                <th className="pr-3 text-right">Done</th>
+                <th className="pr-3">Failed and why</th>
               </tr>
-            ) : null}
-            {log.rows.map((b) => (
-              <tr key={b.id} className={rowClass}>
-                <td className="whitespace-nowrap py-2 pr-3">{format(new Date(b.createdAt), "dd MMM yyyy | HH:mm")}</td>
-                <td className="pr-3">{b.userName ?? "—"}</td>
-                <td className="pr-3">
-                  {b.action === "remarket" ? "Re-market" : b.action === "dismiss" ? "Dismiss" : "Snooze"}
-                  {b.details ? <div className="text-xs text-slate-500">{b.details}</div> : null}
-                </td>
-                <td className="pr-3 text-right">{formatNumber(b.requested)}</td>
-                <td className="pr-3 text-right">{formatNumber(b.succeeded)}</td>
-                <td className="pr-3 text-xs">
-                  {b.failures.length === 0
-                    ? "None"
-                    : b.failures.map((f) => (
-                        <div key={f.id}>
-                          {f.label}: {f.reason}
-                        </div>
-                      ))}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {log.rows.length === 0 ? (
+                <tr>
+                  <td colSpan={6} className="py-4 text-center text-slate-500">
+                    No bulk actions yet.
+                  </td>
+                </tr>
+              ) : null}
+              {log.rows.map((b) => (
+                <tr key={b.id} className={rowClass}>
+                  <td className="whitespace-nowrap py-2 pr-3">{formatDateTime(b.createdAt, timeZone)}</td>
+                  <td className="pr-3">{b.userName ?? "—"}</td>
+                  <td className="pr-3">
+                    {b.action === "remarket" ? "Re-market" : b.action === "dismiss" ? "Dismiss" : "Snooze"}
+                    {b.details ? <div className="text-xs text-slate-500">{b.details}</div> : null}
+                  </td>
+                  <td className="pr-3 text-right">{formatNumber(b.requested)}</td>
+                  <td className="pr-3 text-right">{formatNumber(b.succeeded)}</td>
+                  <td className="pr-3 text-xs">
+                    {b.failures.length === 0
+                      ? "None"
+                      : b.failures.map((f) => (
+                          <div key={f.id}>
+                            {f.label}: {f.reason}
+                          </div>
+                        ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         <Pagination page={page} pageCount={pageCount} />
       </Card>
     </div>
@@ -196,7 +208,7 @@ export default function ReportsPage() {
 
 function Retention({ title, rows, testId }: { title: string; rows: RetentionRow[]; testId: string }) {
   return (
-    <div>
+    <div className="min-w-0">
       <h3 className="mb-2 font-medium">{title}</h3>
       {rows.length === 0 ? (
         <p className="text-sm text-slate-500">No closed re-markets in this period.</p>
@@ -215,30 +227,32 @@ function Retention({ title, rows, testId }: { title: string; rows: RetentionRow[
           height={180}
         />
       )}
-      <table className={`${tableClass} mt-2`} data-testid={testId}>
-        <thead className={theadClass}>
-          <tr>
-            <th className="py-1">Group</th>
-            <th className="text-right">Renewed</th>
-            <th className="text-right">Rewritten</th>
-            <th className="text-right">Lost</th>
-            <th className="text-right">Kept premium</th>
-            <th className="text-right">Lost premium</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.key} className={rowClass}>
-              <td className="py-1">{r.key}</td>
-              <td className="text-right">{formatNumber(r.renewed)}</td>
-              <td className="text-right">{formatNumber(r.rewritten)}</td>
-              <td className="text-right">{formatNumber(r.lost)}</td>
-              <td className="text-right">{formatMoney(r.retainedPremium)}</td>
-              <td className="text-right">{formatMoney(r.lostPremium)}</td>
+      <div className="mt-2 overflow-x-auto">
+        <table className={tableClass} data-testid={testId}>
+          <thead className={theadClass}>
+            <tr>
+              <th className="py-1">Group</th>
+              <th className="text-right">Renewed</th>
+              <th className="text-right">Rewritten</th>
+              <th className="text-right">Lost</th>
+              <th className="text-right">Kept premium</th>
+              <th className="text-right">Lost premium</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key} className={rowClass}>
+                <td className="py-1">{r.key}</td>
+                <td className="text-right">{formatNumber(r.renewed)}</td>
+                <td className="text-right">{formatNumber(r.rewritten)}</td>
+                <td className="text-right">{formatNumber(r.lost)}</td>
+                <td className="text-right">{formatMoney(r.retainedPremium)}</td>
+                <td className="text-right">{formatMoney(r.lostPremium)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

@@ -21,6 +21,8 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Account | Remarket" }];
 
+export const handle = { description: "Your name, e-mail, password and sign-in methods." };
+
 function changeSchema(policy: PasswordPolicy) {
   return z
     .object({

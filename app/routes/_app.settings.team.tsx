@@ -1,8 +1,8 @@
+import { useTimeZone } from "~/utils/use-time-zone";
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { format } from "date-fns";
 import { z } from "zod";
 import { PostForm, resultFor } from "~/components/forms";
 import { AlertPill, Notice } from "~/components/ui/alert-pill";
@@ -13,8 +13,11 @@ import { requireTenantContext } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { formatDate } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Team | Remarket" }];
+
+export const handle = { description: "Who is on your agency's team, their roles and open invitations." };
 
 const InviteSchema = z.object({
   intent: z.literal("invite"),
@@ -64,6 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function TeamPage() {
+  const timeZone = useTimeZone();
   const { members, invitations, isAdmin, me } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // Remove and withdraw are buttons: what the service refuses is said above the table.
@@ -80,37 +84,39 @@ export default function TeamPage() {
     <div className="max-w-3xl space-y-8">
       <h1 className="text-2xl font-bold">Team</h1>
       {buttonErrors ? <Notice tone="error">{buttonErrors.join(" ")}</Notice> : null}
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-slate-200 text-slate-500 dark:border-slate-700">
-          <tr>
-            <th className="py-2">Name</th>
-            <th>E-mail</th>
-            <th>Role</th>
-            <th className="sr-only">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {members.map((m) => (
-            <tr key={m.id} className="border-b border-slate-100 dark:border-slate-800">
-              <td className="py-2">{m.name}</td>
-              <td>{m.email}</td>
-              <td>
-                <AlertPill tone={m.role === "admin" ? "success" : "neutral"}>{m.role === "admin" ? "Admin" : "Staff"}</AlertPill>
-              </td>
-              <td className="text-right">
-                {isAdmin && m.id !== me ? (
-                  <PostForm>
-                    <input type="hidden" name="id" value={m.id} />
-                    <Button type="submit" name="intent" value="remove" variant="ghost" aria-label={`Remove ${m.name}`}>
-                      Remove
-                    </Button>
-                  </PostForm>
-                ) : null}
-              </td>
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <thead className="border-b border-slate-200 text-slate-500 dark:border-slate-700">
+            <tr>
+              <th className="py-2">Name</th>
+              <th>E-mail</th>
+              <th>Role</th>
+              <th className="sr-only">Actions</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {members.map((m) => (
+              <tr key={m.id} className="border-b border-slate-100 dark:border-slate-800">
+                <td className="py-2">{m.name}</td>
+                <td>{m.email}</td>
+                <td>
+                  <AlertPill tone={m.role === "admin" ? "success" : "neutral"}>{m.role === "admin" ? "Admin" : "Staff"}</AlertPill>
+                </td>
+                <td className="text-right">
+                  {isAdmin && m.id !== me ? (
+                    <PostForm>
+                      <input type="hidden" name="id" value={m.id} />
+                      <Button type="submit" name="intent" value="remove" variant="ghost" aria-label={`Remove ${m.name}`}>
+                        Remove
+                      </Button>
+                    </PostForm>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {invitations.length > 0 ? (
         <section className="space-y-2">
           <h2 className="text-lg font-semibold">Pending invitations</h2>
@@ -118,7 +124,7 @@ export default function TeamPage() {
             {invitations.map((i) => (
               <li key={i.id} className="flex items-center justify-between">
                 <span>
-                  {i.email} ({i.role}), expires {format(new Date(i.expiresAt), "dd MMM yyyy")}
+                  {i.email} ({i.role}), expires {formatDate(i.expiresAt, timeZone)}
                 </span>
                 {isAdmin ? (
                   <PostForm>

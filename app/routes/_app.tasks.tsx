@@ -1,7 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { format, parseISO } from "date-fns";
 import { z } from "zod";
 import { PostForm } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
@@ -14,8 +13,11 @@ import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { formatDate } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Tasks | Remarket" }];
+
+export const handle = { description: "Follow-up tasks for re-marketed renewals, by assignee and due date." };
 
 const StatusSchema = z.enum(["open", "done", "all"]).catch("open");
 const TaskActionSchema = z.object({ intent: z.enum(["done", "reopen"]), taskId: z.string().uuid() });
@@ -126,7 +128,7 @@ export default function TasksPage() {
             <td className="pr-3 text-xs">
               {t.activityCode ?? "—"} / {t.workGroup ?? "—"}
             </td>
-            <td className="whitespace-nowrap pr-3">{format(parseISO(t.dueDate), "d MMM yyyy")}</td>
+            <td className="whitespace-nowrap pr-3">{formatDate(t.dueDate)}</td>
             <td className="pr-3">
               <AlertPill tone={t.status === "done" ? "success" : "warning"}>{t.status === "done" ? "Done" : "Open"}</AlertPill>
             </td>

@@ -15,6 +15,8 @@ import { replyInvalid } from "~/utils/submission.server";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password | Remarket" }];
 
+export const handle = { description: "Reset your Remarket password with a code sent to your e-mail." };
+
 const ForgotSchema = z.object({
   email: z.string({ error: "E-mail is required." }).trim().email("Enter a valid e-mail address."),
 });

@@ -18,6 +18,8 @@ import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in | Remarket" }];
 
+export const handle = { description: "Sign in to Remarket, or try the demo agency with sample data." };
+
 const LoginSchema = z.object({
   email: z.string({ error: "E-mail is required." }).trim().email("Enter a valid e-mail address."),
   password: z.string({ error: "Password is required." }),

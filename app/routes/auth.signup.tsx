@@ -22,6 +22,8 @@ import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 
 export const meta: MetaFunction = () => [{ title: "Create an account | Remarket" }];
 
+export const handle = { description: "Create a Remarket account for your agency and start re-marketing the renewals that matter." };
+
 function signUpSchema(policy: PasswordPolicy) {
   return signUpFields(policy)
     .extend({ confirmPassword: z.string({ error: "Please confirm your password." }) })
@@ -105,7 +107,7 @@ export default function SignUpPage() {
       </PostForm>
       <p className="text-center text-sm">
         Already have an account?{" "}
-        <Link to="/auth/login" className="text-brand-600 hover:underline">
+        <Link to="/auth/login" className="text-brand-600 underline">
           Sign in
         </Link>
       </p>

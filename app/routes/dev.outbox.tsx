@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { format } from "date-fns";
+import { formatDateTime } from "~/utils/format";
 import { getDb } from "~/db/client.server";
 import { listOutbox } from "~/services/platform/email.server";
 import { outboxOpenTo } from "~/utils/dev-outbox.server";
@@ -19,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       .catch("")
       .parse(new URL(request.url).searchParams.get("to") ?? "") || undefined;
   const emails = await listOutbox(await getDb(), { to });
-  return { emails: emails.map((e) => ({ ...e, createdAt: format(e.createdAt, "dd MMM yyyy | HH:mm:ss") })) };
+  return { emails: emails.map((e) => ({ ...e, createdAt: formatDateTime(e.createdAt) })) };
 }
 
 export default function OutboxPage() {

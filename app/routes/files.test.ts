@@ -16,7 +16,7 @@ import { action as uploadAction, loader as listLoader } from "./_app.files._inde
 import { action as linkAction, loader as detailLoader } from "./_app.files.$fileId";
 import { action as notificationsAction, loader as notificationsLoader } from "./_app.notifications";
 import { loader as downloadLoader } from "./files.$fileId.download";
-import { loader as reportLoader } from "./files.$fileId.report";
+import { loader as reportLoader } from "./_app.files.$fileId_.report";
 import { loader as reportDownloadLoader } from "./files.$fileId.report.download";
 import { loader as publicLoader } from "./public.files.$fileId";
 

@@ -1,11 +1,6 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 
-/** Seed §2 card date: `dd MMM yyyy | HH:mm` in the user's time zone (UTC when unknown). */
-export function formatCardDate(date: Date | string, timeZone = "UTC") {
-  return format(new TZDate(new Date(date).getTime(), timeZone), "dd MMM yyyy | HH:mm");
-}
-
 /** The calendar day (yyyy-MM-dd) of `date` in `timeZone`: the key notifications are grouped by. */
 export function dayKey(date: Date | string, timeZone = "UTC") {
   return format(new TZDate(new Date(date).getTime(), timeZone), "yyyy-MM-dd");

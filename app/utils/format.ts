@@ -1,4 +1,13 @@
-import { differenceInCalendarMonths, isValid, parse, parseISO } from "date-fns";
+import { TZDate } from "@date-fns/tz";
+import { differenceInCalendarMonths, format, isValid, parse, parseISO } from "date-fns";
+import { parsePhoneNumberFromString } from "libphonenumber-js/min";
+
+// The one place numbers, money, dates and phone numbers become text on a page (issue 14): every
+// route and component formats through here, and lint (eslint.config.js) keeps ad-hoc
+// toLocaleString / Intl / date-fns format calls out of app/routes and app/components.
+
+/** U+2212, the minus sign: a hyphen reads as a dash next to a dollar sign and breaks at line ends. */
+const MINUS = "\u2212";
 
 /**
  * Seed §5 number formatting: '' for missing or non-numeric input, otherwise US grouping
@@ -36,11 +45,152 @@ function numberFormat(decimals: number) {
   return f;
 }
 
-/** US dollars with grouping; '' for missing input, like formatNumber. */
+/**
+ * US dollars with grouping: `$1,234`, `$1,234.56` (decimals = 2), negatives `−$12` with a minus
+ * sign; an amount that rounds to zero is `$0`, never `-$0`. '' for missing input, like formatNumber.
+ */
 export function formatMoney(value: unknown, decimals = 0): string {
-  const text = formatNumber(value, decimals);
+  const num = numericValue(value);
+  if (num === null) return "";
+  const text = numberFormat(decimals).format(Math.abs(num));
+  return num < 0 && !isZero(text) ? `${MINUS}$${text}` : `$${text}`;
+}
+
+/** A change in dollars with its sign: `+$12`, `−$12`, `$0`. */
+export function formatMoneyChange(value: unknown, decimals = 0): string {
+  const num = numericValue(value);
+  if (num === null) return "";
+  const text = formatMoney(num, decimals);
+  return num > 0 && !isZero(text) ? `+${text}` : text;
+}
+
+/**
+ * A percentage given in percent (12.34 → `12.3%`), at most `decimals` decimals, no space before
+ * the sign; negatives with a minus sign, never `-0%`. '' for missing input.
+ */
+export function formatPercent(value: unknown, decimals = 1): string {
+  const num = numericValue(value);
+  if (num === null) return "";
+  const text = percentFormat(decimals).format(Math.abs(num));
+  return num < 0 && !isZero(text) ? `${MINUS}${text}%` : `${text}%`;
+}
+
+/** A change in percent with its sign: `+21%`, `−4.5%`, `0%`. */
+export function formatPercentChange(value: unknown, decimals = 1): string {
+  const num = numericValue(value);
+  if (num === null) return "";
+  const text = formatPercent(num, decimals);
+  return num > 0 && !isZero(text) ? `+${text}` : text;
+}
+
+const plurals = new Intl.PluralRules("en-US");
+
+/** A count with its noun in the right number: `1 customer`, `2 customers`, `1,234 duplicate rows`. */
+export function formatCount(count: number, singular: string, plural = `${singular}s`): string {
+  return `${numberFormat(0).format(count)} ${plurals.select(count) === "one" ? singular : plural}`;
+}
+
+/** Only the noun for a count (`row` / `rows`), for sentences that show the number apart. */
+export function pluralize(count: number, singular: string, plural = `${singular}s`): string {
+  return plurals.select(count) === "one" ? singular : plural;
+}
+
+const percentFormats = new Map<number, Intl.NumberFormat>();
+function percentFormat(decimals: number) {
+  let f = percentFormats.get(decimals);
+  if (!f) {
+    f = new Intl.NumberFormat("en-US", { minimumFractionDigits: 0, maximumFractionDigits: decimals });
+    percentFormats.set(decimals, f);
+  }
+  return f;
+}
+
+function isZero(text: string) {
+  return !/[1-9]/.test(text);
+}
+
+type DateInput = Date | string | number | null | undefined;
+
+/**
+ * A day as `dd MMM yyyy` (`05 May 2026`). A calendar date (`yyyy-MM-dd`, as policies store their
+ * dates) is shown as it is; an instant is shown on its day in `timeZone` (the agency's; UTC when
+ * unknown). '' for missing or unreadable input.
+ */
+export function formatDate(value: DateInput, timeZone = "UTC"): string {
+  if (typeof value === "string" && CALENDAR_DATE.test(value)) {
+    const [y, m, d] = value.slice(0, 10).split("-").map(Number);
+    return `${String(d).padStart(2, "0")} ${MONTHS[m - 1]} ${String(y).padStart(4, "0")}`;
+  }
+  const zoned = inZone(value, timeZone);
+  return zoned ? format(zoned, "dd MMM yyyy") : "";
+}
+
+/** An instant as `dd MMM yyyy | HH:mm` in `timeZone` (the notification card's format). */
+export function formatDateTime(value: DateInput, timeZone = "UTC"): string {
+  const zoned = inZone(value, timeZone);
+  return zoned ? format(zoned, "dd MMM yyyy | HH:mm") : "";
+}
+
+/** A month (`yyyy-MM`, `yyyy-MM-dd` or a Date): `long` → `January`, `short` → `Jan 2026`. */
+export function formatMonth(value: string | Date, style: "long" | "short" = "short"): string {
+  const iso = typeof value === "string" ? value : format(value, "yyyy-MM");
+  const match = /^(\d{4})-(\d{2})/.exec(iso);
+  if (!match) return "";
+  const month = Number(match[2]);
+  return style === "long" ? MONTH_NAMES[month - 1] : `${MONTHS[month - 1]} ${match[1]}`;
+}
+
+/**
+ * A phone number for people: national format for a number of the agency's country (US),
+ * international for others (`(708) 555-1018`, `+44 20 7946 0958`). The data keeps E.164; text that
+ * is not a phone number is shown as it is.
+ */
+export function formatPhone(value: string | null | undefined): string {
+  const text = (value ?? "").trim();
   if (text === "") return "";
-  return text.startsWith("-") ? `-$${text.slice(1)}` : `$${text}`;
+  const phone = parsePhoneNumberFromString(text, "US");
+  if (!phone?.isValid()) return text;
+  return phone.country === "US" ? phone.formatNational() : phone.formatInternational();
+}
+
+const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+// Zone names can come from a browser's cookie: an unknown one reads as UTC, and the cache is bounded.
+const knownZones = new Map<string, string>();
+function safeZone(timeZone: string) {
+  let zone = knownZones.get(timeZone);
+  if (zone === undefined) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone });
+      zone = timeZone;
+    } catch {
+      zone = "UTC";
+    }
+    if (knownZones.size < 1_000) knownZones.set(timeZone, zone);
+  }
+  return zone;
+}
+
+function inZone(value: DateInput, timeZone: string) {
+  if (value === null || value === undefined || value === "") return null;
+  const ms = value instanceof Date ? value.getTime() : new Date(value).getTime();
+  if (!Number.isFinite(ms)) return null;
+  return new TZDate(ms, safeZone(timeZone));
 }
 
 export type PeriodCode = "yr" | "6m";

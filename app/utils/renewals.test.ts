@@ -47,7 +47,7 @@ describe("cached formatters", () => {
     }
     expect(formatNumber("  ")).toBe("");
     expect(formatMoney("\t")).toBe("");
-    expect(shortDate("2026-03-01")).toBe("1 Mar 2026");
+    expect(shortDate("2026-03-01")).toBe("01 Mar 2026");
     expect(shortDate("2027-12-31")).toBe("31 Dec 2027");
   });
 });

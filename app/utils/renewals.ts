@@ -1,36 +1,12 @@
 import type { FlagWhy } from "~/db/schema/renewals";
-import { numericValue } from "./format";
-// Same output as formatNumber / formatMoney (utils/format.ts), with the Intl formatters cached:
-// toLocaleString builds a new formatter per call (~30 µs), and a worklist page makes hundreds.
-const formatters = new Map<number, Intl.NumberFormat>();
-function numberFormat(decimals: number) {
-  let f = formatters.get(decimals);
-  if (!f) {
-    f = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-    formatters.set(decimals, f);
-  }
-  return f;
-}
+import { formatDate, formatMoney, formatNumber } from "./format";
 
-/** formatNumber with a cached formatter: '' for missing or non-numeric input. */
-export function formatNumber(value: unknown, decimals = 0): string {
-  const num = numericValue(value);
-  if (num === null) return "";
-  return numberFormat(decimals).format(num);
-}
+// The worklist formats through utils/format.ts like every page (issue 14); re-exported for its callers.
+export { formatMoney, formatNumber };
 
-/** formatMoney with a cached formatter. */
-export function formatMoney(value: unknown, decimals = 0): string {
-  const text = formatNumber(value, decimals);
-  if (text === "") return "";
-  return text.startsWith("-") ? `-$${text.slice(1)}` : `$${text}`;
-}
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** yyyy-mm-dd → "d MMM yyyy" without parsing into a Date. */
+/** yyyy-mm-dd → "dd MMM yyyy", the day format of every page. */
 export function shortDate(iso: string) {
-  return `${Number(iso.slice(8, 10))} ${MONTHS[Number(iso.slice(5, 7)) - 1]} ${iso.slice(0, 4)}`;
+  return formatDate(iso);
 }
 
 // Labels and sentences shared by the server and the pages (no server-only imports here).

@@ -45,17 +45,10 @@ function formatter(timeZone: string) {
 }
 
 const dayFormatters = new Map<string, Intl.DateTimeFormat>();
-const dayTimeFormatters = new Map<string, Intl.DateTimeFormat>();
 
 /** "14 Mar 2026" for an instant, in the tenant's time zone (an unknown zone reads as UTC). */
 export function formatLocalDay(instant: Date, timeZone: string) {
   return zoned(dayFormatters, timeZone, { day: "2-digit", month: "short", year: "numeric" }).format(instant);
-}
-
-/** "14 Mar 2026, 15:04" for an instant, in the tenant's time zone (an unknown zone reads as UTC). */
-export function formatLocalDayTime(instant: Date, timeZone: string) {
-  const options = { day: "2-digit", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" } as const;
-  return zoned(dayTimeFormatters, timeZone, options).format(instant);
 }
 
 function zoned(cache: Map<string, Intl.DateTimeFormat>, timeZone: string, options: Intl.DateTimeFormatOptions) {

@@ -64,7 +64,7 @@ test("upload a CSV → Ready → report → notification → mark read", async (
   for (const column of ["Policy #", "Customer", "Written Premium", "Exp Date", "Email"]) {
     await expect(report.getByRole("heading", { name: column, exact: false }).first()).toBeVisible();
   }
-  await expect(report.locator("svg").first()).toBeVisible();
+  await expect(report.getByTestId("eda-report").locator("svg").first()).toBeVisible();
   if (report !== page) await report.close();
 
   await page.goto("/");

@@ -1,6 +1,6 @@
 import { AlertPill } from "~/components/ui/alert-pill";
 import { cn } from "~/utils/cn";
-import { formatNumber } from "~/utils/format";
+import { formatNumber, formatPercent } from "~/utils/format";
 import { usageLevel, usagePercent } from "~/utils/quota-usage";
 
 /**
@@ -15,13 +15,12 @@ export function UsageMeter({ used, quota, quotaYear }: { used: number; quota: nu
     <div className="space-y-2" data-testid="usage-meter">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm" data-testid="usage-text">
-          <strong>{formatNumber(used)}</strong> of {formatNumber(quota)} re-markets used in {quotaYear} (
-          {formatNumber(percent, percent % 1 ? 1 : 0)} %)
+          <strong>{formatNumber(used)}</strong> of {formatNumber(quota)} re-markets used in {quotaYear} ({formatPercent(percent)})
         </p>
         {level === "error" ? (
           <AlertPill tone="error">Quota used up</AlertPill>
         ) : level === "warning" ? (
-          <AlertPill tone="warning">80 % or more used</AlertPill>
+          <AlertPill tone="warning">80% or more used</AlertPill>
         ) : (
           <AlertPill tone="success">Within quota</AlertPill>
         )}
@@ -32,7 +31,7 @@ export function UsageMeter({ used, quota, quotaYear }: { used: number; quota: nu
         aria-valuemin={0}
         aria-valuemax={quota}
         aria-valuenow={Math.min(used, quota)}
-        aria-valuetext={`${used} of ${quota} (${percent} %)`}
+        aria-valuetext={`${formatNumber(used)} of ${formatNumber(quota)} (${formatPercent(percent)})`}
         className="h-3 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
       >
         <div

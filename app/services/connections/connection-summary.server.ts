@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { employeeAccounts, importRuns } from "~/db/schema";
 import { FILTER_DIMENSIONS } from "~/db/schema/connections";
-import { formatMoney } from "~/utils/format";
+import { formatMoney, formatPercent } from "~/utils/format";
 import { getIntegration } from "~/utils/integrations";
 import type { ConnectionRow } from "./connections.server";
 import type { TenantContext } from "../platform/context.server";
@@ -61,7 +61,7 @@ export async function connectionSummary(ctx: Pick<TenantContext, "db" | "tenantI
         ]
       : ["Not mapped yet"],
     prediction: [
-      `All lines: ${all.window === "yr" ? "12 months" : "6 months"}, flag from ${all.thresholdPct} %${all.thresholdAmount ? ` or ${formatMoney(all.thresholdAmount)}` : ""}, act ${all.actDaysBeforeExpiration} days before expiration`,
+      `All lines: ${all.window === "yr" ? "12 months" : "6 months"}, flag from ${formatPercent(all.thresholdPct)}${all.thresholdAmount ? ` or ${formatMoney(all.thresholdAmount)}` : ""}, act ${all.actDaysBeforeExpiration} days before expiration`,
       ...(own.length
         ? [`Own settings for ${own.map((p) => LOB_LABELS[p.forecastObjectId as keyof typeof LOB_LABELS] ?? p.forecastObjectId).join(", ")}`]
         : []),

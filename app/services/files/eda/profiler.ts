@@ -14,6 +14,7 @@ import {
 } from "./classify";
 import { HyperLogLog, Reservoir, RowHashSet, hashPair, pairLow, quantile } from "./sketches";
 import type { ChartBin, ColumnProfile, ColumnType, SheetProfile } from "./types";
+import { formatCount } from "../../../utils/format";
 
 /** A cell as the readers deliver it: CSV gives text, spreadsheets typed values. */
 export type Cell = string | number | boolean | Date | null | undefined;
@@ -403,7 +404,7 @@ export class SheetProfiler {
     const profiles = this.columns.map((c) => c.finish(this.rows));
     const warnings: string[] = [];
     if (this.rows === 0) warnings.push("No data rows");
-    if (this.duplicates > 0) warnings.push(`${this.duplicatesExact ? "" : "At least "}${this.duplicates} duplicate rows`);
+    if (this.duplicates > 0) warnings.push(`${this.duplicatesExact ? "" : "At least "}${formatCount(this.duplicates, "duplicate row")}`);
     return {
       name: this.name,
       rows: this.rows,

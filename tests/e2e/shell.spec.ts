@@ -1,0 +1,46 @@
+import { expect, test } from "./fixtures";
+
+// Issue 14: the keyboard reaches the page first, every page describes itself, and the files
+// browsers and crawlers ask for are served to anyone instead of the sign-in page.
+
+test("the first tab stop skips to the page's main landmark", async ({ page }) => {
+  await page.goto("/auth/login");
+  await page.getByRole("button", { name: "Try the demo" }).click();
+  await expect(page.getByTestId("dashboard-title")).toContainText("(demo)");
+  await page.goto("/customers");
+
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/customers#main$/);
+  await expect(page.getByRole("main")).toBeFocused();
+  // The next tab stop is inside the page, not the header or the sidebar.
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => !!document.activeElement?.closest("main"))).toBe(true);
+});
+
+test("every page has one meta description, its own where it says one", async ({ page }) => {
+  await page.goto("/auth/login");
+  const description = page.locator('meta[name="description"]');
+  await expect(description).toHaveCount(1);
+  await expect(description).toHaveAttribute("content", /^Sign in to Remarket/);
+  await page.goto("/auth/reset-password");
+  await expect(description).toHaveCount(1);
+  await expect(description).toHaveAttribute("content", /insurance renewals/);
+});
+
+test("robots.txt and the favicon are served without signing in", async ({ request }) => {
+  const robots = await request.get("/robots.txt", { maxRedirects: 0 });
+  expect(robots.status()).toBe(200);
+  expect(await robots.text()).toContain("User-agent: *");
+
+  const svg = await request.get("/favicon.svg", { maxRedirects: 0 });
+  expect(svg.status()).toBe(200);
+  expect(svg.headers()["content-type"]).toContain("image/svg+xml");
+
+  const ico = await request.get("/favicon.ico", { maxRedirects: 0 });
+  expect(ico.status()).toBe(301);
+  expect(ico.headers()["location"]).toBe("/favicon.svg");
+});

@@ -183,14 +183,29 @@ describe("worklist route", () => {
   test("re-marketing a row counts one unit; the same form submitted again counts nothing", async () => {
     const t = await tenantWithBook();
     const before = (await getRemarketAllowance(t.db, t.tenant.id)).used;
-    const form = { row: `remarket:${t.flagId}`, _formToken: "resubmitted-token-0123456789" };
+    // Spending quota asks first: the answer to the first press is the question, and nothing is counted.
+    const question = await remarketRoute.action({
+      request: makeRequest("/remarket?carrier=Travelers", {
+        cookie: t.cookie,
+        form: { row: `remarket:${t.flagId}`, _formToken: "question-token-0123456789" },
+      }),
+      params: {},
+      context: {},
+    });
+    expect(question).toMatchObject({
+      confirm: { message: expect.stringMatching(/^This uses 1 of your \d+ re-markets? left in \d{4}\.$/) },
+    });
+    expect((await getRemarketAllowance(t.db, t.tenant.id)).used).toBe(before);
+
+    const form = { row: `remarket:${t.flagId}`, confirmed: "yes", _formToken: "resubmitted-token-0123456789" };
     const first = await remarketRoute.action({
       request: makeRequest("/remarket?carrier=Travelers", { cookie: t.cookie, form }),
       params: {},
       context: {},
     });
     expect(first).toBeInstanceOf(Response);
-    expect((first as Response).headers.get("Location")).toBe("/remarket?carrier=Travelers");
+    // Back to the same filters, with the re-market it made offered for undo.
+    expect((first as Response).headers.get("Location")).toMatch(/^\/remarket\?carrier=Travelers&undo=[0-9a-f-]{36}$/);
     const again = await remarketRoute.action({
       request: makeRequest("/remarket?carrier=Travelers", { cookie: t.cookie, form }),
       params: {},
@@ -201,7 +216,10 @@ describe("worklist route", () => {
     // A new form (new token) on the same flag is refused by the unique constraint, nothing counted.
     const third = await statusOf(
       remarketRoute.action as Handler,
-      makeRequest("/remarket", { cookie: t.cookie, form: { row: `remarket:${t.flagId}`, _formToken: "another-token-0123456789abc" } }),
+      makeRequest("/remarket", {
+        cookie: t.cookie,
+        form: { row: `remarket:${t.flagId}`, confirmed: "yes", _formToken: "another-token-0123456789abc" },
+      }),
     );
     expect(third).toBe(409);
     expect((await getRemarketAllowance(t.db, t.tenant.id)).used).toBe(before + 1);

@@ -2,17 +2,3 @@
 // hydrates the same text (a constant from a .server module is undefined there).
 export const PAYMENTS_NOT_CONFIGURED = "Payments are not configured on this server, so billing runs locally.";
 export const PORTAL_NOT_AVAILABLE = "The billing portal is not available because payments are not configured on this server.";
-export const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];

@@ -155,7 +155,8 @@ export function formatPhone(value: string | null | undefined): string {
 
 const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const MONTH_NAMES = [
+/** Month names for pickers and labels ("January"), shared with the billing page. */
+export const MONTH_NAMES = [
   "January",
   "February",
   "March",

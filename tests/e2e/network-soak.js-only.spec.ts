@@ -1,5 +1,6 @@
 import type { Locator, Route } from "@playwright/test";
 import { expect, test, type Page } from "./fixtures";
+import { seededRandom } from "../../app/utils/seeded-random";
 
 // Issue 20 soak: a scripted day of common flows while 30 % of the page's fetch / XHR requests
 // fail (half never reach the server, half reach it and lose their answer). Seeded, so a failing
@@ -11,18 +12,6 @@ const SEED = Number(process.env.SOAK_SEED ?? 20);
 const FAIL_RATE = 0.3;
 const SOAK_MS = Number(process.env.SOAK_MS ?? 120_000);
 const FLOW_DEADLINE_MS = 60_000;
-
-/** mulberry32: a small seeded generator, so the failures and the flow order replay exactly. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Figures = { requests: number; aborted: number; lost: number };
 
@@ -105,7 +94,7 @@ test("soak: 30 % of fetch/XHR requests fail over a day of common flows; every fl
   page,
 }, testInfo) => {
   test.setTimeout(SOAK_MS + 180_000);
-  const random = seeded(SEED);
+  const random = seededRandom(SEED);
   const figures: Figures = { requests: 0, aborted: 0, lost: 0 };
   const tries: Record<string, number[]> = {};
   const record = (flow: string, n: number) => (tries[flow] ??= []).push(n);

@@ -1,28 +1,10 @@
+import { APP_PAGES as PAGES } from "../support/page-list.js";
 import { expect, test } from "./fixtures";
 
 // Every page of the demo agency, as staff open it: it answers 200, renders inside the shell and,
 // with JavaScript, hydrates without a script error (the fixture fails the test on any). A route
 // module that cannot load in the browser would otherwise go unnoticed: Remix falls back to a
 // full page load and the page still looks right.
-const PAGES = [
-  "/",
-  "/customers",
-  "/remarket",
-  "/forecast",
-  "/quotes",
-  "/tasks",
-  "/carriers",
-  "/reports",
-  "/files",
-  "/files/config",
-  "/notifications",
-  "/billing",
-  "/connect-database",
-  "/integration-setup",
-  "/create-connection/?integrationId=csv",
-  "/settings/team",
-  "/settings/account",
-];
 
 test("every page of the demo agency renders and hydrates without errors", async ({ page }) => {
   test.setTimeout(120_000);

@@ -1,4 +1,5 @@
 import { getPreset } from "./mapping/presets";
+import { seededRandom } from "~/utils/seeded-random";
 
 // Seed integrations/ezlynx/sample-csv: a realistic EZLynx-style book-of-business export that
 // Remarket generates: customers with several policies each and every column the mapping knows,
@@ -177,17 +178,6 @@ const BASE_PREMIUM: Record<string, number> = {
   AUTOB: 4800,
 };
 
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const pad = (n: number) => String(n).padStart(2, "0");
 
 function csvLine(cells: string[]) {
@@ -209,7 +199,7 @@ export type SampleOptions = {
 /** The sample export as CSV text chunks. */
 export async function* generateSampleExport(options: SampleOptions = {}): AsyncIterable<string> {
   const total = options.policies ?? 120;
-  const random = prng(options.seed ?? 20_240_601);
+  const random = seededRandom(options.seed ?? 20_240_601);
   const invalid = options.invalidRows ?? Math.max(2, Math.round(total * 0.001));
   const duplicates = options.duplicateRows ?? Math.max(1, Math.round(total * 0.001));
   const [asY, asM, asD] = (options.asOf ?? "2025-06-01").split("-").map(Number);

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "~/db/client.server";
 import { customers, policies, quotes, remarkets, renewalFlags, tasks, tenantCarriers } from "~/db/schema";
 import { createDemoTenant } from "../platform/demo-data.server";
-import { seededRandom } from "./book-demo.server";
+import { seededRandom } from "~/utils/seeded-random";
 
 describe("demo book of business", () => {
   // How fast it seeds is not asserted here (a timed unit test fails on a loaded machine, not on a slow

@@ -23,18 +23,7 @@ import { DEFAULT_PREFERENCE, saveForecastPreference } from "./forecast-preferenc
 import { calendarDate, recomputeForecast } from "./forecast.server";
 import { consumeRemarketQuota } from "../billing/quota.server";
 import { saveTaskCreationSetting } from "../connections/task-settings.server";
-
-/** Deterministic PRNG (mulberry32): the same demo agency every time. */
-export function seededRandom(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { seededRandom } from "~/utils/seeded-random";
 
 const FIRST = [
   "Olivia",

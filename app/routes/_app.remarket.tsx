@@ -617,11 +617,14 @@ function SortLink({
     <Link
       to={`${location.pathname}?${params}`}
       className={current ? "text-slate-900 underline dark:text-white" : "hover:underline"}
-      aria-label={`Sort by ${names[column]}, ${next.startsWith("-") ? "highest first" : column === "expiry" ? "soonest first" : "lowest first"}`}
       data-testid={`sort-${column}`}
       preventScrollReset
     >
       {label}
+      {/* The name a screen reader hears starts with the visible label (WCAG 2.5.3), then says what the link does. */}
+      <span className="sr-only">
+        {`, sort by ${names[column]}, ${next.startsWith("-") ? "highest first" : column === "expiry" ? "soonest first" : "lowest first"}`}
+      </span>
       {current ? <span aria-hidden="true">{sort.startsWith("-") ? " ↓" : " ↑"}</span> : null}
     </Link>
   );

@@ -12,6 +12,9 @@ const SEED = Number(process.env.SOAK_SEED ?? 20);
 const FAIL_RATE = 0.3;
 const SOAK_MS = Number(process.env.SOAK_MS ?? 120_000);
 const FLOW_DEADLINE_MS = 60_000;
+// A person's click on something that went away (the page moved on) is over in seconds: without a
+// bound, Playwright would wait for it until the whole test's time-out.
+const CLICK = { timeout: 5_000 };
 
 type Figures = { requests: number; aborted: number; lost: number };
 
@@ -67,7 +70,7 @@ async function persist(
     const retry = notice(page).getByRole("button", { name: "Try again" }).first();
     if (await retry.isVisible().catch(() => false)) {
       tries++;
-      await retry.click().catch(() => {});
+      await retry.click(CLICK).catch(() => {});
       quietSince = Date.now();
     } else if (again && Date.now() - quietSince > 3000 && (await page.getByRole("progressbar", { name: "Loading" }).count()) === 0) {
       tries++;
@@ -82,9 +85,9 @@ async function sidebar(page: Page, label: string, path: string) {
   const link = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label, exact: true });
   return persist(
     page,
-    () => link.click(),
+    () => link.click(CLICK),
     async () => new URL(page.url()).pathname === path && (await page.locator("main h1").first().isVisible()),
-    () => link.click(),
+    () => link.click(CLICK),
   );
 }
 
@@ -137,14 +140,14 @@ test("soak: 30 % of fetch/XHR requests fail over a day of common flows; every fl
         .getByRole("button", { name: `Re-market ${policy}`, exact: true });
       const n = await persist(
         page,
-        () => button.click(),
+        () => button.click(CLICK),
         async () =>
           (await page.locator(`[data-policy="${policy}"]`).count()) === 0 &&
           (await visible(page.getByRole("heading", { name: "Re-market" }))),
         undefined,
         async () =>
           (await visible(yes)) &&
-          (await yes.click().then(
+          (await yes.click(CLICK).then(
             () => true,
             () => false,
           )),
@@ -160,16 +163,16 @@ test("soak: 30 % of fetch/XHR requests fail over a day of common flows; every fl
       const heading = page.getByRole("heading", { name: `Quotes for ${policy}` });
       await persist(
         page,
-        () => link.click(),
+        () => link.click(CLICK),
         () => visible(heading),
-        () => link.click(),
+        () => link.click(CLICK),
       );
       const carrier = `Soak Mutual ${quotes.length + 1}`;
       await page.getByLabel("…or another carrier's name").fill(carrier);
       await page.getByLabel("Premium ($)").fill("1000.00");
       const n = await persist(
         page,
-        () => page.getByRole("button", { name: "Add quote" }).click(),
+        () => page.getByRole("button", { name: "Add quote" }).click(CLICK),
         async () => (await page.getByTestId("quote-row").filter({ hasText: carrier }).count()) === 1,
       );
       quotes.push({ policy, carrier });
@@ -186,9 +189,9 @@ test("soak: 30 % of fetch/XHR requests fail over a day of common flows; every fl
       // A failed mark-as-read says nothing (seed §9): the person sees the card still there and clicks again.
       const n = await persist(
         page,
-        () => button.click(),
+        () => button.click(CLICK),
         async () => (await mine.count()) === 0,
-        () => button.click(),
+        () => button.click(CLICK),
       );
       marked.push(name);
       record("mark-as-read", n);
@@ -204,7 +207,7 @@ test("soak: 30 % of fetch/XHR requests fail over a day of common flows; every fl
       });
       const n = await persist(
         page,
-        () => page.getByRole("button", { name: "Upload" }).click(),
+        () => page.getByRole("button", { name: "Upload" }).click(CLICK),
         async () => /\/files\?view=mine/.test(page.url()) && (await page.getByTestId("file-row").filter({ hasText: name }).count()) > 0,
       );
       uploads.push(name);

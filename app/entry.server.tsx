@@ -11,6 +11,7 @@ import { mailDeliveryWarning } from "~/services/platform/email.server";
 import { removeStaleUploads } from "~/services/platform/housekeeping.server";
 import { getStorage } from "~/services/files/storage.server";
 import { startWorker } from "~/services/platform/jobs.server";
+import { log } from "~/services/platform/log.server";
 import { registerMetricSources } from "~/services/platform/metrics.server";
 import { httpLimits, temporaryUploadMaxAgeMs } from "~/utils/http-limits.server";
 import { NonceProvider } from "~/utils/nonce";
@@ -61,7 +62,7 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500;
           // An error in the shell rejects above and Remix logs it; log the ones inside it.
-          if (shellRendered) console.error(error);
+          if (shellRendered) log.error({ err: describeError(error) }, "render failed");
         },
       },
     );
@@ -74,7 +75,10 @@ export default function handleRequest(
 export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {
   if (request.signal.aborted) return;
   // describeError: a database error is logged without its statement and values (issue 12 §3).
-  console.error(`[error] request=${context?.requestId ?? "-"} ${request.method} ${new URL(request.url).pathname}`, describeError(error));
+  log.error(
+    { requestId: context?.requestId, method: request.method, path: new URL(request.url).pathname, err: describeError(error) },
+    "request failed",
+  );
 }
 
 /**
@@ -87,11 +91,11 @@ export async function startBackground({ worker }: { worker: boolean }) {
   registerJobs();
   const env = getEnv();
   const mailWarning = mailDeliveryWarning(env);
-  if (mailWarning) console.warn(mailWarning);
+  if (mailWarning) log.warn({ area: "mail" }, mailWarning);
   // A process killed mid-upload left temporary objects behind: clear those at least an hour old.
   await removeStaleUploads(getStorage(), temporaryUploadMaxAgeMs(env)).then(
-    (removed) => removed > 0 && console.info(`[files] removed ${removed} temporary upload object(s) left by an interrupted upload`),
-    (error) => console.error("[files] could not clear temporary uploads:", describeError(error)),
+    (removed) => removed > 0 && log.info({ area: "files", removed }, "removed temporary upload objects left by an interrupted upload"),
+    (error) => log.error({ area: "files", err: describeError(error) }, "could not clear temporary uploads"),
   );
   const stopWorker = worker ? startWorker(db, { leaseMs: env.JOB_LEASE_MS, concurrency: env.JOB_CONCURRENCY }) : async () => {};
   return async () => {
@@ -102,7 +106,8 @@ export async function startBackground({ worker }: { worker: boolean }) {
 
 // server/index.js answers /readyz and the metrics port with these (it is plain JavaScript, outside the build).
 export { readiness } from "~/services/platform/readiness.server";
-export { learnRoutes, observeRequest, serveMetrics } from "~/services/platform/metrics.server";
+export { learnRoutes, observeRequest, routePattern, serveMetrics } from "~/services/platform/metrics.server";
+export { instanceId, log, withLogScope } from "~/services/platform/log.server";
 
 /** Body caps and time-outs for server/index.js, from the validated environment (app/utils/http-limits.server.ts). */
 export function serverLimits() {

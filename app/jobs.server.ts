@@ -11,6 +11,7 @@ import { getStorage } from "~/services/files/storage.server";
 import { deleteExpiredDemoTenants } from "~/services/identity/tenants.server";
 import { handleImportJob, IMPORT_JOB, scheduleDueSyncs, SCHEDULE_JOB } from "~/services/connections/imports.server";
 import { temporaryUploadMaxAgeMs } from "~/utils/http-limits.server";
+import { log } from "~/services/platform/log.server";
 
 let registered = false;
 
@@ -21,7 +22,7 @@ export function registerJobs() {
 
   registerJobHandler("demo.cleanup", async (_job, { db }) => {
     const deleted = await deleteExpiredDemoTenants(db, getEnv().DEMO_TTL_HOURS * 3_600_000);
-    if (deleted > 0) console.info(`[jobs] deleted ${deleted} expired demo tenant(s)`);
+    if (deleted > 0) log.info({ area: "jobs", deleted }, "deleted expired demo tenants");
   });
   registerRecurringJob("demo.cleanup", 15 * 60_000);
 
@@ -34,7 +35,7 @@ export function registerJobs() {
   registerJobHandler("housekeeping.prune", async (_job, { db }) => {
     const pruned = await pruneSpentRecords(db);
     const temporaryUploads = await removeStaleUploads(getStorage(), temporaryUploadMaxAgeMs(getEnv()));
-    console.info(`[jobs] pruned ${JSON.stringify({ ...pruned, temporaryUploads })}`);
+    log.info({ area: "jobs", pruned: { ...pruned, temporaryUploads } }, "pruned expired records");
   });
   registerRecurringJob("housekeeping.prune", 6 * 3_600_000);
 
@@ -49,7 +50,7 @@ export function registerJobs() {
   registerJobHandler(IMPORT_JOB, (job, helpers) => handleImportJob(helpers.db, job, helpers));
   registerJobHandler(SCHEDULE_JOB, async (_job, { db }) => {
     const started = await scheduleDueSyncs(db);
-    if (started > 0) console.info(`[jobs] started ${started} scheduled sync(s)`);
+    if (started > 0) log.info({ area: "jobs", started }, "started scheduled syncs");
   });
   registerRecurringJob(SCHEDULE_JOB, 15 * 60_000);
   // Renewals: forecast computation (per tenant, and daily for all) and task write-back to the AMS.

@@ -1,9 +1,9 @@
 // The production server: security headers, compression, access log, static assets, Remix,
 // background workers, graceful shutdown. Plain JavaScript so it runs without a build step.
+// Logs are the app's structured JSON lines (app/services/platform/log.server.ts), one per line on stdout.
 import { randomBytes, randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import http from "node:http";
-import { hostname } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -19,8 +19,6 @@ const TRUST_PROXY = process.env.TRUST_PROXY === "true" || process.env.TRUST_PROX
 const ACCESS_LOG = process.env.ACCESS_LOG !== "false" && process.env.ACCESS_LOG !== "0";
 const APP_URL = process.env.APP_URL ?? `http://localhost:${PORT}`;
 const HTTPS = APP_URL.startsWith("https://");
-// Which instance answered (X-Remarket-Instance): behind a balancer, logs and tests can tell them apart.
-const INSTANCE_ID = process.env.INSTANCE_ID || `${hostname()}-${process.pid}`;
 // After SIGTERM, /readyz answers 503 for this long while requests are still served, so a balancer
 // that checks every few seconds has stopped sending here before the server stops accepting.
 const DRAIN_DELAY_MS = Number(process.env.DRAIN_DELAY_MS ?? 0);
@@ -45,10 +43,17 @@ const build = await loadBuild();
  *   learnRoutes: (routes: import("@remix-run/node").ServerBuild["routes"]) => void;
  *   observeRequest: (method: string, path: string, status: number, seconds: number) => void;
  *   serveMetrics: (port: number, host: string) => () => Promise<void>;
+ *   routePattern: (path: string, status: number) => string;
+ *   log: import("pino").Logger;
+ *   instanceId: string;
+ *   withLogScope: <T>(scope: import("../app/services/platform/log.server").LogScope, fn: () => T) => T;
  * }}
  */
 const entry = /** @type {any} */ (build.entry.module);
 const limits = entry.serverLimits();
+const log = entry.log;
+// Which instance answered (X-Remarket-Instance): behind a balancer, logs and tests can tell them apart.
+const INSTANCE_ID = entry.instanceId;
 entry.learnRoutes(build.routes);
 let draining = false;
 // Routes that stream multipart uploads themselves, capped at UPLOAD_MAX_BYTES by app/utils/multipart.server.ts
@@ -70,17 +75,30 @@ app.use((req, res, next) => {
   if (draining) res.setHeader("Connection", "close");
   // Services read the client address from this header; overwrite whatever the client sent.
   req.headers["x-remarket-client-ip"] = req.ip ?? "unknown";
+  // The request's log scope: every line logged while it runs carries these ids, and the session
+  // lookup adds the tenant and user to it (noteSignedIn), so the access line names them too.
+  /** @type {import("../app/services/platform/log.server").LogScope} */
+  const scope = { requestId };
   res.on("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     entry.observeRequest(req.method, req.path, res.statusCode, ms / 1000);
+    // The path without its query: queries carry search words and one-time tokens.
     if (ACCESS_LOG) {
-      const length = res.getHeader("content-length") ?? "-";
-      console.info(
-        `${new Date().toISOString()} ${requestId} ${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms ${length}`,
+      log.info(
+        {
+          ...scope,
+          method: req.method,
+          path: req.path,
+          route: entry.routePattern(req.path, res.statusCode),
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+          bytes: Number(res.getHeader("content-length") ?? 0) || undefined,
+        },
+        "request",
       );
     }
   });
-  next();
+  entry.withLogScope(scope, next);
 });
 
 // Readiness for a load balancer (/healthz stays liveness): 503 from the moment a drain starts, and
@@ -210,7 +228,7 @@ const server = http.createServer(
 );
 server.keepAliveTimeout = limits.keepAliveTimeoutMs;
 server.listen(PORT, HOST, () => {
-  console.info(`Remarket listening on ${APP_URL} (port ${PORT}, ${MODE}, instance ${INSTANCE_ID})`);
+  log.info({ url: APP_URL, port: PORT, mode: MODE }, `Remarket listening on ${APP_URL}`);
 });
 
 const stopMetrics = METRICS_PORT === null ? null : entry.serveMetrics(METRICS_PORT, METRICS_HOST);
@@ -221,11 +239,11 @@ async function shutdown(signal) {
   if (shuttingDown) return;
   shuttingDown = true;
   draining = true;
-  console.info(`${signal} received: finishing requests and jobs in hand`);
+  log.info({ signal }, `${signal} received: finishing requests and jobs in hand`);
   const force = setTimeout(() => process.exit(1), 15_000 + DRAIN_DELAY_MS);
   force.unref();
   if (DRAIN_DELAY_MS > 0) {
-    console.info(`draining: /readyz answers 503; still serving for ${DRAIN_DELAY_MS} ms`);
+    log.info({ drainDelayMs: DRAIN_DELAY_MS }, `draining: /readyz answers 503; still serving for ${DRAIN_DELAY_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, DRAIN_DELAY_MS));
   }
   server.close();

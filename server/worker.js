@@ -12,7 +12,7 @@ const stop = await build.entry.module.startBackground({ worker: true });
 const stopMetrics = process.env.METRICS_PORT
   ? build.entry.module.serveMetrics(Number(process.env.METRICS_PORT), process.env.METRICS_HOST || "127.0.0.1")
   : null;
-console.info("Remarket worker running");
+build.entry.module.log.info("Remarket worker running");
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.on(signal, async () => {
     await stopMetrics?.();

@@ -6,6 +6,7 @@ import { lockDataDir } from "./data-dir-lock.server";
 import * as schema from "./schema";
 import { sqlFileLogger } from "./sql-log.server";
 import { startEmbeddedCache, type PGliteClient } from "./embedded-cache/embedded-client.server";
+import { log } from "~/services/platform/log.server";
 
 export type Schema = typeof schema;
 /** One type for both drivers: PGlite (embedded) and node-postgres share Drizzle's Postgres core. */
@@ -71,7 +72,7 @@ async function openPostgres(url: string): Promise<Opened> {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10) });
   // An idle connection dropped by the server (a restart, a failover) is reported here; unheard, the
   // event would end the process. The pool replaces the connection on the next query.
-  pool.on("error", (error) => console.error("[db] an idle PostgreSQL connection failed:", error.message));
+  pool.on("error", (error) => log.error({ area: "db", err: error.message }, "an idle PostgreSQL connection failed"));
   const db = drizzle(pool, { schema, logger: sqlFileLogger(getEnv().SQL_LOG_FILE) });
   const client = await pool.connect();
   try {

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { handleError } from "~/entry.server";
 import { asServiceError } from "~/services/platform/errors.server";
+import { log } from "~/services/platform/log.server";
 import { jsonRoute } from "~/utils/api.server";
 import { getDb } from "./client.server";
 import { describeError, isDataException, isDatabaseUnavailable, sqlStateOf } from "./errors.server";
@@ -41,11 +42,11 @@ describe("database data exceptions", () => {
 
   test("the request error log carries neither the statement nor the values", async () => {
     const error = await refused(`${SECRET}\u0000`, "text");
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(log, "error").mockImplementation(() => {});
     handleError(error, { request: new Request("http://localhost/customers?q=x"), context: { requestId: "r-1" } } as never);
     const output = logged.mock.calls
       .flat()
-      .map((part) => (part instanceof Error ? `${part.stack}` : String(part)))
+      .map((part) => JSON.stringify(part, (_key, value: unknown) => (value instanceof Error ? `${value.message}\n${value.stack}` : value)))
       .join("\n");
     expect(output).toContain("SQLSTATE 22021");
     expect(output).not.toContain(SECRET);
@@ -54,7 +55,7 @@ describe("database data exceptions", () => {
 
   test("caused by input, it is answered with a 400, not a 500", async () => {
     const error = await refused(`${SECRET}\u0000`, "text");
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(log, "warn").mockImplementation(() => {});
     expect(asServiceError(error)).toMatchObject({ status: 400 });
     const response = await jsonRoute({ request: new Request("http://localhost/api/customers/all") }, ["GET"], async () => {
       throw error;

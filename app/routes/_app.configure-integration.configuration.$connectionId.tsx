@@ -22,6 +22,8 @@ import { stepRoute } from "~/utils/setup-steps";
 import { replyInvalid } from "~/utils/submission.server";
 import { requireWizardStep } from "~/utils/wizard.server";
 import { jsonWithoutControls } from "~/utils/schemas";
+import { describeError } from "~/db/errors.server";
+import { log } from "~/services/platform/log.server";
 
 export const meta: MetaFunction = () => [{ title: "Mapping | Remarket" }];
 
@@ -123,7 +125,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       browsed,
     };
   } catch (error) {
-    console.warn(`[mapping] ${connection.id}:`, error);
+    log.warn({ area: "mapping", connectionId: connection.id, err: describeError(error) }, "could not read the source's fields");
     return { ...base, error: error instanceof Error ? error.message : "The source could not be read." };
   }
 }

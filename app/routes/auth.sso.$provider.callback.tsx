@@ -5,6 +5,8 @@ import { getSsoAuthenticator, listSsoProviders, signInWithSso } from "~/services
 import { getCookies } from "~/sessions.server";
 import { startSession } from "~/utils/auth.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { describeError } from "~/db/errors.server";
+import { log } from "~/services/platform/log.server";
 
 /** The provider sends the browser back here with a code; remix-auth checks state and PKCE. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -18,7 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return await startSession(request, user, typeof redirectTo === "string" ? redirectTo : "/");
   } catch (error) {
     if (error instanceof Response) throw error;
-    console.error(`[sso] ${provider} sign-in failed`, error);
+    log.error({ area: "sso", provider, err: describeError(error) }, "single sign-on failed");
     const message = isServiceError(error) ? error.message : "Single sign-on did not complete. Please try again.";
     return redirectWithToast("/auth/login", { type: "error", title: "Sign-in failed", message });
   }

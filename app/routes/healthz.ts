@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { describeError } from "~/db/errors.server";
+import { log } from "~/services/platform/log.server";
 
 /** 200 once the database is open and answers; 503 otherwise (load balancers route around it). */
 export async function loader() {
@@ -8,7 +10,7 @@ export async function loader() {
     await db.execute(sql`select 1`);
     return new Response("ok", { headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" } });
   } catch (error) {
-    console.error("[healthz] database check failed", error);
+    log.error({ area: "healthz", err: describeError(error) }, "database check failed");
     return new Response("database unavailable", { status: 503, headers: { "Content-Type": "text/plain" } });
   }
 }

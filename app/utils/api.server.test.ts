@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { z } from "zod";
 import { ApiTimeoutError, InvalidCredentialsError } from "~/services/connections/connectors/api-client.server";
 import { NotFoundError, ServiceError } from "~/services/platform/errors.server";
+import { log } from "~/services/platform/log.server";
 import { createTestTenant, bearerFor } from "../../tests/support/factories";
 import { loader as monthlyUsage } from "~/routes/api.billing-subscription.monthly-usage";
 import { jsonRoute, methodNotAllowed, parseInput, readJsonObject } from "./api.server";
@@ -79,7 +80,7 @@ describe("jsonRoute: one problem+json shape for every failure", () => {
   });
 
   test("an unexpected error is logged with the request id and answered 500 without its details", async () => {
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(log, "error").mockImplementation(() => {});
     const result = await answer(async () => Promise.reject(new Error("relation does not exist")));
     expect(result).toMatchObject({
       status: 500,
@@ -87,7 +88,10 @@ describe("jsonRoute: one problem+json shape for every failure", () => {
       body: { type: "about:blank", title: "Internal Server Error", status: 500 },
     });
     expect(JSON.stringify(result.body)).not.toContain("relation");
-    expect(logged).toHaveBeenCalledWith("[error] request=req-42 GET /api/thing", expect.any(Error));
+    expect(logged).toHaveBeenCalledWith(
+      { requestId: "req-42", method: "GET", path: "/api/thing", err: expect.any(Error) },
+      "request failed",
+    );
   });
 
   test("a thrown Response keeps its status (a plain one becomes a problem); redirects pass", async () => {

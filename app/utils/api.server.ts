@@ -6,6 +6,7 @@ import { ApiError, ApiTimeoutError, InvalidCredentialsError } from "~/services/c
 import { ConnectorError, UnreadableExportError } from "~/services/connections/connectors/types";
 import type { TenantContext } from "~/services/platform/context.server";
 import { ServiceError, asServiceError } from "~/services/platform/errors.server";
+import { log } from "~/services/platform/log.server";
 import type { SessionUser } from "~/services/identity/login-sessions.server";
 import { requireApiContext } from "./api-auth.server";
 import { isProblem, problem } from "./problem.server";
@@ -51,7 +52,10 @@ async function problemFor(error: unknown, { request, context }: RouteArgs): Prom
     return problem(error.status, text || "The request was refused.", { headers: error.headers });
   }
   if (!request.signal.aborted) {
-    console.error(`[error] request=${context?.requestId ?? "-"} ${request.method} ${new URL(request.url).pathname}`, describeError(error));
+    log.error(
+      { requestId: context?.requestId, method: request.method, path: new URL(request.url).pathname, err: describeError(error) },
+      "request failed",
+    );
   }
   return problem(500, "Something went wrong on our side. Please try again.");
 }

@@ -90,3 +90,67 @@ describe("metrics", () => {
     expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { method: "POST" })).status).toBe(404);
   });
 });
+
+describe("structured logs", () => {
+  test("each request is one JSON line with its request id, route and status, and the tenant and user once signed in; no secret, query or address", async () => {
+    const logged = await startServer(build, { ACCESS_LOG: "true", INSTANCE_ID: "web-log" });
+    try {
+      const demo = await fetch(`${logged.base}/api/auth/demo-user`, {
+        method: "POST",
+        headers: { "X-Request-Id": "req-demo", "Content-Type": "application/json" },
+        body: "{}",
+      });
+      const demoBody = (await demo.json()) as { access_token: string };
+      expect(demo.status, JSON.stringify(demoBody)).toBe(201);
+      const token = demoBody.access_token;
+      const me = await fetch(`${logged.base}/api/auth/user?q=ann%40agency.test`, {
+        headers: { Authorization: `Bearer ${token}`, "X-Request-Id": "req-me" },
+      });
+      const user = (await me.json()) as { id: string; email: string; tenant: { id: string } };
+      expect(me.status, JSON.stringify(user)).toBe(200);
+      await fetch(`${logged.base}/auth/login`, { headers: { "X-Request-Id": "req-page" } });
+
+      const lines = await waitForLines(logged, (all) => all.some((l) => l.requestId === "req-page"));
+      const line = (id: string) => lines.find((l) => l.msg === "request" && l.requestId === id);
+      expect(line("req-me")).toMatchObject({
+        level: "info",
+        instance: "web-log",
+        method: "GET",
+        path: "/api/auth/user",
+        status: 200,
+        tenantId: user.tenant.id,
+        userId: user.id,
+      });
+      expect(line("req-me")?.ms).toEqual(expect.any(Number));
+      expect(line("req-page")).toMatchObject({ path: "/auth/login", route: "/auth/login", status: 200 });
+      expect(line("req-page")).not.toHaveProperty("userId");
+      expect(line("req-demo")).toMatchObject({ method: "POST", status: 201 });
+
+      const text = logged.log();
+      for (const secret of [token, user.email, "ann%40agency.test", "127.0.0.1:"]) expect(text).not.toContain(secret);
+      // Every line on stdout is JSON (a collector reads them one by one).
+      expect(lines.length).toBe(text.trim().split("\n").length);
+    } finally {
+      await logged.stop();
+    }
+  }, 60_000);
+});
+
+async function waitForLines(server: RunningServer, done: (lines: Record<string, unknown>[]) => boolean) {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const lines = server
+      .log()
+      .trim()
+      .split("\n")
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      });
+    if (done(lines) || Date.now() > deadline) return lines;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

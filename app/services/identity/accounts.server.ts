@@ -22,6 +22,7 @@ import {
   type Limit,
 } from "./rate-limit.server";
 import { createTenant } from "./tenants.server";
+import { log } from "~/services/platform/log.server";
 
 export const CODE_TTL_MS = 10 * 60_000; // a code is valid 10 minutes
 export const CODE_MAX_ATTEMPTS = 5;
@@ -343,5 +344,7 @@ async function alertOwnerOfFailures(db: Db, email: string, failures: number) {
       "Sign-ins to your account are slowed down for a while; you can still sign in with your password. " +
       'If these attempts were not yours, nobody got in. To be safe, choose a new password with "Forgot password?" ' +
       "on the sign-in page, one you use nowhere else.",
-  }).catch((error) => console.warn("[auth] could not send the failed sign-in alert:", error instanceof Error ? error.message : error));
+  }).catch((error) =>
+    log.warn({ area: "auth", err: error instanceof Error ? error.message : error }, "could not send the failed sign-in alert"),
+  );
 }

@@ -5,6 +5,7 @@ import { embeddedPrepared } from "~/db/embedded-cache/prepared.server";
 import { billingAccounts, featureFlagOverrides, notifications, sessions, tenants, users } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import { randomToken, sha256 } from "~/utils/crypto.server";
+import { noteSignedIn } from "~/services/platform/log.server";
 
 export type SessionUser = {
   sessionId: string;
@@ -168,6 +169,7 @@ export async function resolveSession(db: Db, token: string, now = new Date()): P
     if (renewed.length === 0) return null;
     idleExpiresAt = wanted;
   }
+  noteSignedIn(row.tenant.id, row.user.id);
   return {
     sessionId: id,
     idleExpiresAt,

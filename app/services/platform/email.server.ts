@@ -2,6 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { outboxEmails } from "~/db/schema";
 import { getEnv, type Env } from "~/env.server";
+import { log } from "~/services/platform/log.server";
 
 export type Email = { to: string; subject: string; text: string };
 
@@ -15,7 +16,10 @@ export async function sendEmail(db: Db, email: Email) {
     await (await transport).sendMail({ from: env.MAIL_FROM, ...email });
     return;
   }
-  if (env.NODE_ENV !== "test") console.info(`[mail] to=${email.to} subject="${email.subject}"\n${email.text}`);
+  // No mail server: the log is the mailbox (README, decision record 003), so this one line carries
+  // the address and the text on purpose; it is written only while SMTP_URL is unset.
+  if (env.NODE_ENV !== "test")
+    log.info({ area: "mail", to: email.to, subject: email.subject, text: email.text }, "mail not sent (no SMTP_URL)");
   if (env.devOutbox) await db.insert(outboxEmails).values(email);
 }
 

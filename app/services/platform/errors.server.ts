@@ -1,4 +1,5 @@
 import { describeError, isDataException, isDatabaseUnavailable } from "~/db/errors.server";
+import { log } from "~/services/platform/log.server";
 
 /**
  * A failure the user can act on: routes show `message` (on `field` when given) with `status`.
@@ -42,6 +43,6 @@ export function asServiceError(error: unknown): ServiceError | null {
     return new ServiceError("Remarket cannot reach its database at the moment. Please try again in a minute.", 503);
   if (!isDataException(error)) return null;
   // Still worth a look (the schemas let it through), without the statement or the values.
-  console.warn("[input] a value the database refused was answered with 400:", describeError(error));
+  log.warn({ area: "input", err: describeError(error) }, "a value the database refused was answered with 400");
   return new ServiceError("Some of what you sent cannot be stored: check it for unusual characters and try again.", 400);
 }

@@ -3,6 +3,7 @@ import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { describeError } from "~/db/errors.server";
 import { jobs } from "~/db/schema";
+import { log, withLogScope } from "~/services/platform/log.server";
 
 export type JobRecord = {
   id: string;
@@ -203,13 +204,19 @@ export function startWorker(db: Db, options: WorkerOptions = {}) {
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
 
-  async function runOne(job: JobRecord) {
+  function runOne(job: JobRecord) {
+    // Every line the job logs, however deep, names it and its agency.
+    return withLogScope({ jobId: job.id, jobType: job.type, tenantId: job.tenantId ?? undefined }, () => runInScope(job));
+  }
+
+  async function runInScope(job: JobRecord) {
     const handler = handlers.get(job.type);
+    const started = performance.now();
     // A long job keeps its lease while this process lives; after a crash the lease runs out
     // and another worker reclaims the job.
     const heartbeat = setInterval(
       () => {
-        renewLease(db, job.id, workerId, leaseMs).catch((error) => console.error("[jobs] lease renewal failed:", describeError(error)));
+        renewLease(db, job.id, workerId, leaseMs).catch((error) => log.error({ err: describeError(error) }, "lease renewal failed"));
       },
       Math.max(100, Math.floor(leaseMs / 3)),
     );
@@ -226,14 +233,15 @@ export function startWorker(db: Db, options: WorkerOptions = {}) {
         },
       });
       await completeJob(db, job, workerId);
+      log.info({ attempt: job.attempts, ms: Math.round(performance.now() - started) }, "job done");
     } catch (error) {
       try {
         const final = await failJob(db, job, workerId, error);
-        console.error(`[jobs] ${job.type} ${job.id} attempt ${job.attempts} failed${final ? " for good" : ""}:`, describeError(error));
+        log.error({ attempt: job.attempts, final, err: describeError(error) }, final ? "job failed for good" : "job attempt failed");
       } catch (recording) {
         // The database is away (the failure was probably that too): the lease runs out and the job
         // is claimed again once it is back, so nothing is lost.
-        console.error(`[jobs] ${job.type} ${job.id} failed and could not be recorded:`, describeError(error), describeError(recording));
+        log.error({ err: describeError(error), recordingErr: describeError(recording) }, "job failed and could not be recorded");
       }
     } finally {
       clearInterval(heartbeat);
@@ -255,7 +263,7 @@ export function startWorker(db: Db, options: WorkerOptions = {}) {
         inFlight.add(p);
       }
     } catch (error) {
-      console.error("[jobs] poll failed:", describeError(error));
+      log.error({ area: "jobs", err: describeError(error) }, "poll failed");
     }
     if (!stopped) timer = setTimeout(tick, pollMs);
   }

@@ -3,6 +3,7 @@ import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import { sql } from "drizzle-orm";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Db } from "~/db/client.server";
+import { log } from "~/services/platform/log.server";
 
 // What an operator scrapes (Prometheus text format) from each instance on its own metrics port:
 // requests by route pattern and status class, latency, the job queue, import throughput, the
@@ -191,11 +192,11 @@ export function serveMetrics(port: number, host: string) {
     registry.metrics().then(
       (body) => res.writeHead(200, { "Content-Type": registry.contentType }).end(body),
       (error: unknown) => {
-        console.error("[metrics] could not render:", error);
+        log.error({ area: "metrics", err: error }, "could not render the metrics");
         res.writeHead(500).end();
       },
     );
   });
-  server.listen(port, host, () => console.info(`Metrics on http://${host}:${port}/metrics`));
+  server.listen(port, host, () => log.info({ area: "metrics" }, `Metrics on http://${host}:${port}/metrics`));
   return () => new Promise<void>((resolve) => server.close(() => resolve()));
 }

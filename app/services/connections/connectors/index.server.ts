@@ -10,6 +10,7 @@ import type { Sleep } from "./api-client.server";
 import { createFileConnector, fileFormatFor } from "./file.server";
 import { createSalesforceConnector, type SalesforceCredentials } from "./salesforce.server";
 import { ConnectorError, type Connector } from "./types";
+import { log } from "~/services/platform/log.server";
 
 export type ConnectionSource = {
   id: string;
@@ -64,7 +65,7 @@ export async function markInvalidCredentials(db: DbOrTx, connection: Pick<Connec
     .update(connections)
     .set({ status: "error", invalidCredentials: true, lastError: "invalid credentials", updatedAt: new Date() })
     .where(and(eq(connections.id, connection.id), eq(connections.tenantId, connection.tenantId)));
-  console.warn(`[connections] ${connection.id} invalid credentials: ${reason}`);
+  log.warn({ area: "connections", connectionId: connection.id, reason }, "the source refused the saved credentials");
   await notify(db, {
     tenantId: connection.tenantId,
     kind: "connection.invalid_credentials",

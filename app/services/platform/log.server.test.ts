@@ -59,6 +59,17 @@ describe("structured logs", () => {
     expect(lines[0]).toMatchObject({ jobId: "job-9", jobType: "import", tenantId: "tenant-2", attempt: 1, level: "error" });
   });
 
+  test("one line's fields stay on that line, never in the scope's later lines", () => {
+    const { logger, lines } = capture();
+    const scope = { jobId: "job-1" };
+    withLogScope(scope, () => {
+      logger.info({ pruned: { sessions: 3 } }, "pruned expired records");
+      logger.info("job done");
+    });
+    expect(lines[1]).toEqual(expect.not.objectContaining({ pruned: expect.anything() }));
+    expect(scope).toEqual({ jobId: "job-1" });
+  });
+
   test("secrets and personal data are redacted wherever a caller slipped them in, at the top level or one down", () => {
     const { logger, lines } = capture();
     logger.info(

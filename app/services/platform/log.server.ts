@@ -33,7 +33,8 @@ export function createLogger({ level, instance }: { level: Level | "silent"; ins
       base: { instance },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      mixin: () => scopes.getStore() ?? {},
+      // A copy: pino merges each line's fields into what mixin returns, which must not reach the scope.
+      mixin: () => ({ ...scopes.getStore() }),
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
     },
     destination,

@@ -17,7 +17,7 @@ import { CANONICAL_FIELDS, missingRequiredFields, fieldLabel } from "~/services/
 import { PRESETS } from "~/services/connections/mapping/presets";
 import { LOB_LABELS, STATUS_LABELS } from "~/services/connections/mapping/values";
 import { applyFormOnce } from "~/utils/forms.server";
-import { formatCount, formatMoney } from "~/utils/format";
+import { formatCount, formatDate, formatMoney } from "~/utils/format";
 import { stepRoute } from "~/utils/setup-steps";
 import { replyInvalid } from "~/utils/submission.server";
 import { requireWizardStep } from "~/utils/wizard.server";
@@ -353,16 +353,27 @@ export default function MappingPage() {
                     <td className="px-2 py-1">{r.policy.policyNumber}</td>
                     <td className="px-2 py-1">{r.policy.lineOfBusiness}</td>
                     <td className="px-2 py-1">{r.policy.carrierName}</td>
-                    <td className="px-2 py-1">{r.policy.effectiveDate}</td>
-                    <td className="px-2 py-1">{r.policy.expirationDate}</td>
+                    <td className="whitespace-nowrap px-2 py-1">{formatDate(r.policy.effectiveDate)}</td>
+                    <td className="whitespace-nowrap px-2 py-1">{formatDate(r.policy.expirationDate)}</td>
                     <td className="px-2 py-1">{formatMoney(r.policy.premium, 2)}</td>
-                    <td className="px-2 py-1">{r.policy.status}</td>
+                    <td className="px-2 py-1">{STATUS_LABELS[r.policy.status]}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
           <IdentityConflicts conflicts={scan.identityConflicts} total={scan.identityConflictCount} />
+          {scan.expiredActive.count > 0 ? (
+            <p
+              className="rounded border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-700 dark:bg-amber-950"
+              data-testid="expired-active"
+            >
+              {`${formatCount(scan.expiredActive.count, "policy", "policies")} ${scan.expiredActive.count === 1 ? "is" : "are"} marked Active but expired before today`}{" "}
+              (rows {scan.expiredActive.rows.join(", ")}
+              {scan.expiredActive.count > scan.expiredActive.rows.length ? ", …" : ""}). They are imported as they are, but will never come
+              up for renewal: check whether the source missed a renewal or a cancellation.
+            </p>
+          ) : null}
           {scan.invalidRows.length > 0 ? (
             <details className="text-sm">
               <summary className="cursor-pointer font-medium">Why rows are invalid ({scan.invalidRows.length} shown)</summary>

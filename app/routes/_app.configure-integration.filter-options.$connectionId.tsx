@@ -9,7 +9,7 @@ import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
 import { FILTER_DIMENSIONS, type FilterDimension } from "~/db/schema/connections";
 import { scanSource } from "~/services/connections/connection-scan.server";
 import { connectorOf, saveFilters } from "~/services/connections/connections.server";
-import { LOB_LABELS, STATUS_LABELS } from "~/services/connections/mapping/values";
+import { LOB_LABELS, STATUS_LABELS, defaultExclusions } from "~/services/connections/mapping/values";
 import { applyFormOnce } from "~/utils/forms.server";
 import { stepRoute } from "~/utils/setup-steps";
 import { replyInvalid } from "~/utils/submission.server";
@@ -60,7 +60,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!connection.mapping) throw redirect(stepRoute("CONNECTION_MAPPING", connection.id, connection.integrationId));
   try {
     const scan = await scanSource(connectorOf(ctx, connection), connection.mapping, { previewSize: 0, invalidSamples: 0 });
-    const excluded = connection.filters?.excluded;
+    // Until the agency saves its own choice, inactive statuses start unticked.
+    const excluded = connection.filters?.excluded ?? defaultExclusions(scan.filterValues);
     return {
       ...base,
       error: null,
@@ -68,7 +69,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       dimensions: FILTER_DIMENSIONS.map((d) => ({
         id: d,
         title: TITLES[d],
-        values: scan.filterValues[d].map((v) => ({ ...v, label: labelFor(d, v.value), checked: !excluded?.[d]?.includes(v.value) })),
+        values: scan.filterValues[d].map((v) => ({ ...v, label: labelFor(d, v.value), checked: !excluded[d]?.includes(v.value) })),
       })),
     };
   } catch (error) {
@@ -129,7 +130,8 @@ export default function FilterOptionsPage() {
         </Notice>
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-300">
-          Untick what should stay out of Remarket. The counts are of the {formatCount(valid, "valid row")} in the source.
+          Untick what should stay out of Remarket. The counts are of the {formatCount(valid, "valid row")} in the source. Cancelled, expired
+          and non-renewed policies start unticked: they are not up for renewal.
         </p>
       )}
       {messages.length ? (

@@ -50,6 +50,7 @@ const FiltersSchema = z.object({
   line: optionalText,
   producer: optionalText,
   state: optionalText,
+  basis: z.enum(["offer", "predicted"]).optional().catch(undefined),
   q: optionalText,
 });
 
@@ -312,7 +313,9 @@ export default function RemarketPage() {
   const bulkErrors = general.length > 0 || !!errors.reason || !!errors.until;
   const showBulk = actionable && (!hydrated || selected > 0 || bulkErrors);
   const left = Math.max(0, allowance.quota - allowance.used);
-  const activeFilters = [filters.status !== "open", filters.carrier, filters.line, filters.producer, filters.state].filter(Boolean).length;
+  const activeFilters = [filters.status !== "open", filters.carrier, filters.line, filters.producer, filters.state, filters.basis].filter(
+    Boolean,
+  ).length;
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-end justify-between gap-x-4 gap-y-2">
@@ -415,6 +418,17 @@ export default function RemarketPage() {
                 value={filters.state ?? ""}
                 className="lg:w-24"
                 options={options.states.map((v) => ({ value: v, label: v }))}
+              />
+              <FilterSelect
+                name="basis"
+                label="Renewal figure"
+                value={filters.basis ?? ""}
+                all="Any"
+                className="lg:w-32"
+                options={[
+                  { value: "offer", label: "Carrier offer" },
+                  { value: "predicted", label: "Predicted" },
+                ]}
               />
             </div>
           </details>

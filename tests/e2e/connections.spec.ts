@@ -59,9 +59,13 @@ test("integration setup: CSV connection, wizard, import, notification, disconnec
   await page.getByLabel("The policy’s CSR").check();
   await saveAndContinue(page);
 
-  // Step 5: filter options (everything ticked).
+  // Step 5: filter options: everything ticked but the statuses no longer in force.
   await expect(page.getByRole("heading", { name: "Filter options" })).toBeVisible();
   await expect(page.getByRole("checkbox", { name: /PAUTO — Personal auto/ })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: /^Active/ })).toBeChecked();
+  for (const inactive of [/^Cancelled/, /^Expired/]) await expect(page.getByRole("checkbox", { name: inactive })).not.toBeChecked();
+  // This agency wants its whole book in, so it ticks them.
+  for (const inactive of [/^Cancelled/, /^Expired/]) await page.getByRole("checkbox", { name: inactive }).check();
   await saveAndContinue(page);
 
   // Step 6: summary, start the import.

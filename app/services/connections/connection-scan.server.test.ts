@@ -8,23 +8,25 @@ import { connectorOf, uploadKeyFor } from "./connections.server";
 
 const HEADER =
   "Client Number,Applicant Name,Applicant Type,Email,Phone,Address Line 1,Address Line 2,City,State,Zip Code,Producer,CSR,Policy #,LOB,Carrier,Policy Status,Original Inception,Effective Date,Exp Date,Term,Written Premium,Prior Premium,Renewal Premium,Risk State,Claims 3Y,Last Modified";
-const row = (client: string, name: string, email: string, address: string, policy: string) =>
-  `${client},"${name}",Personal,${email},,${address},,Erie,PA,16501,Alex Rivera,Casey Nguyen,${policy},HOME,Erie,Active,01/01/2020,01/01/2026,01/01/2027,12,"$1,000.00",900,,PA,0,2025-05-23T01:00:00Z`;
+const row = (client: string, name: string, email: string, address: string, policy: string, status = "Active", expires = "01/01/2027") =>
+  `${client},"${name}",Personal,${email},,${address},,Erie,PA,16501,Alex Rivera,Casey Nguyen,${policy},HOME,Erie,${status},01/01/2020,01/01/2026,${expires},12,"$1,000.00",900,,PA,0,2025-05-23T01:00:00Z`;
+
+async function scanOf(lines: string[], options: Parameters<typeof scanSource>[2] = {}) {
+  const { ctx } = await createTestTenant();
+  const key = uploadKeyFor(ctx.tenantId, "export.csv");
+  const { bytes } = await getStorage().write(key, Readable.from([[HEADER, ...lines].join("\r\n")]));
+  const connection = await createReadyFileConnection(ctx, { file: { key, name: "export.csv", bytes } });
+  return scanSource(connectorOf(ctx, connection), connection.mapping, options);
+}
 
 describe("the mapping preview", () => {
   test("lists customer numbers whose rows disagree on the insured, with values and row numbers", async () => {
-    const { ctx } = await createTestTenant();
-    const csv = [
-      HEADER,
+    const scan = await scanOf([
       row("1001", "Smith, John", "john@example.com", "12 Oak Street", "HO1"),
       row("1001", "John Smith", "JOHN@example.com", "12 Oak St", "AU1"),
       row("1002", "Lee, Ann", "ann@example.com", "1 Elm St", "HO2"),
       row("1002", "Lee, Bo", "bo@example.com", "1 Elm St", "AU2"),
-    ].join("\r\n");
-    const key = uploadKeyFor(ctx.tenantId, "conflicts.csv");
-    const { bytes } = await getStorage().write(key, Readable.from([csv]));
-    const connection = await createReadyFileConnection(ctx, { file: { key, name: "conflicts.csv", bytes } });
-    const scan = await scanSource(connectorOf(ctx, connection), connection.mapping);
+    ]);
     expect(scan.valid).toBe(4);
     expect(scan.identityConflictCount).toBe(1);
     expect(scan.identityConflicts).toEqual([
@@ -35,5 +37,19 @@ describe("the mapping preview", () => {
         rows: [4, 5],
       },
     ]);
+  });
+
+  test("warns of Active policies whose expiry has passed (counted and listed by row, not rejected); other statuses and later expiries pass", async () => {
+    const scan = await scanOf(
+      [
+        row("2001", "Ann Lee", "ann@example.com", "1 Elm St", "P1", "Active", "03/01/2026"),
+        row("2002", "Bo Lee", "bo@example.com", "2 Elm St", "P2", "Active", "11/25/2026"),
+        row("2003", "Cy Lee", "cy@example.com", "3 Elm St", "P3", "Cancelled", "03/01/2026"),
+        row("2004", "Di Lee", "di@example.com", "4 Elm St", "P4", "Active", "11/24/2026"),
+      ],
+      { today: "2026-11-25" },
+    );
+    expect(scan.valid).toBe(4);
+    expect(scan.expiredActive).toEqual({ count: 2, rows: [2, 5] });
   });
 });

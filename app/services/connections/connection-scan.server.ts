@@ -23,6 +23,8 @@ export type ScanResult = {
   /** Customer keys whose rows disagree on the insured (name, e-mail or address): the first 50. */
   identityConflicts: IdentityConflict[];
   identityConflictCount: number;
+  /** Rows marked Active whose expiry has passed (imported as they are; worth a look): the count and the first 50 row numbers. */
+  expiredActive: { count: number; rows: number[] };
   producers: string[];
   csrs: string[];
 };
@@ -30,11 +32,12 @@ export type ScanResult = {
 export async function scanSource(
   connector: Connector,
   mapping: ConnectionMapping,
-  options: { limit?: number; previewSize?: number; invalidSamples?: number } = {},
+  options: { limit?: number; previewSize?: number; invalidSamples?: number; today?: string } = {},
 ): Promise<ScanResult> {
   const limit = options.limit ?? Infinity;
   const previewSize = options.previewSize ?? 10;
   const invalidSamples = options.invalidSamples ?? 50;
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
   const result: ScanResult = {
     scanned: 0,
     truncated: false,
@@ -45,6 +48,7 @@ export async function scanSource(
     filterValues: { linesOfBusiness: [], states: [], carriers: [], statuses: [] },
     identityConflicts: [],
     identityConflictCount: 0,
+    expiredActive: { count: 0, rows: [] },
     producers: [],
     csrs: [],
   };
@@ -73,6 +77,11 @@ export async function scanSource(
       }
       result.valid++;
       identities.add(row.rowNumber, t.customer);
+      // ISO dates compare as text.
+      if (t.policy.status === "active" && t.policy.expirationDate < today) {
+        result.expiredActive.count++;
+        if (result.expiredActive.rows.length < 50) result.expiredActive.rows.push(row.rowNumber);
+      }
       if (result.preview.length < previewSize) result.preview.push({ rowNumber: row.rowNumber, customer: t.customer, policy: t.policy });
       const values = filterValues(t.customer, t.policy);
       for (const d of FILTER_DIMENSIONS) {

@@ -1,3 +1,4 @@
+import { defaultExclusions } from "~/services/connections/mapping/values";
 import type { ConnectionMapping } from "~/db/schema";
 import { getIntegration } from "~/utils/integrations";
 import { scanSource } from "./connection-scan.server";
@@ -144,7 +145,8 @@ export async function apiFilterValues(ctx: Ctx, connectionId: string) {
   const connection = await getConnection(ctx, connectionId);
   if (!connection.mapping) throw new ServiceError("Map the source first: the filter values come from the mapped columns.", 409);
   const scan = await scanSource(connectorOf(ctx, connection), connection.mapping, { previewSize: 0, invalidSamples: 0 });
-  return { filterValues: scan.filterValues, excluded: connection.filters?.excluded ?? null };
+  // Before the agency saves its choice, the default one (inactive statuses out), as the page offers it.
+  return { filterValues: scan.filterValues, excluded: connection.filters?.excluded ?? defaultExclusions(scan.filterValues) };
 }
 
 /** Seed connections/salesforce/mapping: the saved mapping, or the suggestion when none is saved. */

@@ -14,6 +14,8 @@ export type WorklistFilters = {
   producer?: string;
   state?: string;
   q?: string;
+  /** The renewal figure a flag rests on: the carrier's offer, or a prediction. */
+  basis?: "offer" | "predicted";
 };
 
 /** `?sort=` values: a column, descending with a leading "-". Expiry, soonest first, is the default. */
@@ -58,6 +60,7 @@ function worklistWhere(tenantId: string, f: WorklistFilters) {
   if (f.line) parts.push(eq(renewalFlags.lineOfBusiness, f.line));
   if (f.producer) parts.push(eq(renewalFlags.producer, f.producer));
   if (f.state) parts.push(eq(renewalFlags.riskState, f.state));
+  if (f.basis) parts.push(eq(renewalFlags.predicted, f.basis === "predicted"));
   if (f.q) {
     const q = likeEscape(f.q.trim().toLowerCase());
     parts.push(sql`(lower(${renewalFlags.customerName}) like ${`%${q}%`} or lower(${renewalFlags.policyNumber}) like ${`${q}%`})`);

@@ -5,7 +5,7 @@ import { parseDate, parseMoney, parseState, splitPersonName } from "./parse";
 import { applyPreset, detectPreset, getPreset, PRESETS } from "./presets";
 import { nameSimilarity, suggestMapping } from "./suggest";
 import { passesFilters, transformRow } from "./transform";
-import { mapLineOfBusiness, mapStatus, suggestLineOfBusiness, suggestStatus, suggestValueMaps } from "./values";
+import { defaultExclusions, mapLineOfBusiness, mapStatus, suggestLineOfBusiness, suggestStatus, suggestValueMaps } from "./values";
 
 describe("mapping suggestions by name similarity", () => {
   test("a generic export's headers map onto the canonical fields", () => {
@@ -257,5 +257,20 @@ describe("validation reasons", () => {
     expect(passesFilters(result.customer, result.policy, { excluded: none })).toBe(true);
     expect(passesFilters(result.customer, result.policy, { excluded: { ...none, carriers: ["Safeco"] } })).toBe(false);
     expect(passesFilters(result.customer, result.policy, { excluded: { ...none, states: ["CA"] } })).toBe(true);
+  });
+});
+
+describe("the filter options' default", () => {
+  test("leaves out the statuses no longer in force that the source has, and nothing else", () => {
+    const found = (...values: string[]) => values.map((value) => ({ value, count: 1 }));
+    expect(
+      defaultExclusions({
+        linesOfBusiness: found("HOME", "PAUTO"),
+        states: found("PA"),
+        carriers: found("Erie"),
+        statuses: found("active", "cancelled", "expired", "non_renewed", "quoted", "renewed"),
+      }),
+    ).toEqual({ linesOfBusiness: [], states: [], carriers: [], statuses: ["cancelled", "expired", "non_renewed"] });
+    expect(defaultExclusions({ linesOfBusiness: [], states: [], carriers: [], statuses: found("active") }).statuses).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { LINES_OF_BUSINESS, POLICY_STATUSES } from "~/db/schema/book";
+import type { FilterDimension } from "~/db/schema/connections";
 
 // Value mapping for coded fields: the source's line-of-business and status codes onto the
 // canonical ones. Suggestions come from the codes and names the common systems use.
@@ -26,6 +27,19 @@ export const STATUS_LABELS: Record<PolicyStatus, string> = {
   quoted: "Quoted",
   non_renewed: "Non-renewed",
 };
+
+/** Policies no longer in force: left out of an import until the agency ticks them in the filter options. */
+export const INACTIVE_POLICY_STATUSES: readonly string[] = ["cancelled", "expired", "non_renewed"] satisfies PolicyStatus[];
+
+/** What the filter options leave out before the agency has saved its own choice: the inactive statuses found. */
+export function defaultExclusions(filterValues: Record<FilterDimension, { value: string }[]>): Record<FilterDimension, string[]> {
+  return {
+    linesOfBusiness: [],
+    states: [],
+    carriers: [],
+    statuses: filterValues.statuses.map((v) => v.value).filter((v) => INACTIVE_POLICY_STATUSES.includes(v)),
+  };
+}
 
 const LOB_WORDS: Record<LineOfBusiness, string[]> = {
   PAUTO: ["pauto", "auto", "autop", "personal auto", "private passenger auto", "ppa", "auto personal", "personal automobile", "automobile"],

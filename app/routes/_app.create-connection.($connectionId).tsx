@@ -19,7 +19,8 @@ import { startImport } from "~/services/connections/imports.server";
 import { connectionSummary } from "~/services/connections/connection-summary.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
-import { getIntegration, type Integration } from "~/utils/integrations";
+import { defaultConnectionName, getIntegration, type Integration } from "~/utils/integrations";
+import { calendarDate } from "~/services/renewals/forecast.server";
 import { editStepRoute, stepRoute } from "~/utils/setup-steps";
 import { replyWithServiceError } from "~/utils/submission.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -69,6 +70,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           syncIntervalHours: connection.syncIntervalHours,
         }
       : null,
+    defaultName: defaultConnectionName(integration, calendarDate(new Date(), ctx.auth.tenant.timeZone)),
     parents: integration.kind === "crm" ? await listParentCandidates(ctx, connection?.id) : [],
     summary: summary && connection ? await connectionSummary(ctx, connection) : null,
   };
@@ -176,14 +178,14 @@ export default function CreateConnectionPage() {
 }
 
 function SettingsForm() {
-  const { integration, connection, parents } = useLoaderData<typeof loader>();
+  const { integration, connection, parents, defaultName } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "connection-settings",
     lastResult: actionData && "result" in actionData ? actionData.result : undefined,
     defaultValue: {
-      name: connection?.name ?? (integration.source === "file" ? `${integration.name} export` : integration.name),
+      name: connection?.name ?? defaultName,
       ...integration.credentials.reduce<Record<string, string>>((acc, f) => {
         if (!f.secret) acc[f.name] = connection?.settings[f.name] ?? f.defaultValue ?? "";
         return acc;

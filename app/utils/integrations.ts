@@ -1,3 +1,5 @@
+import { formatDate } from "./format";
+
 // The integration catalogue (PRODUCT.md "Integrations"). Shared by server and browser.
 
 export type IntegrationKind = "ams" | "crm" | "file";
@@ -92,6 +94,13 @@ export const INTEGRATIONS: Integration[] = [
     credentials: [],
   },
 ];
+
+/** A new connection's name until the agency types its own: "EZLynx export, 25 Nov 2026" (`date` is yyyy-mm-dd). */
+export function defaultConnectionName(integration: Pick<Integration, "name" | "source">, date: string) {
+  if (integration.source !== "file") return integration.name;
+  const base = /\bexport$/i.test(integration.name) ? integration.name : `${integration.name} export`;
+  return `${base}, ${formatDate(date)}`;
+}
 
 export function getIntegration(id: string | null | undefined): Integration | null {
   return INTEGRATIONS.find((i) => i.id === id) ?? null;

@@ -12,6 +12,7 @@ import { deleteExpiredDemoTenants } from "~/services/identity/tenants.server";
 import { handleImportJob, IMPORT_JOB, scheduleDueSyncs, SCHEDULE_JOB } from "~/services/connections/imports.server";
 import { temporaryUploadMaxAgeMs } from "~/utils/http-limits.server";
 import { log } from "~/services/platform/log.server";
+import { DAILY_DIGEST_JOB, sendDailyDigests } from "~/services/platform/daily-digest.server";
 
 let registered = false;
 
@@ -58,6 +59,12 @@ export function registerJobs() {
   registerJobHandler("forecast.recompute-all", handleForecastRecomputeAll);
   registerRecurringJob("forecast.recompute-all", 24 * 3_600_000);
   registerJobHandler(TASK_WRITEBACK_JOB, handleTaskWriteback);
+  // "What needs me today": hourly, so each agency gets it soon after DIGEST_HOUR in its own time zone.
+  registerJobHandler(DAILY_DIGEST_JOB, async (_job, { db }) => {
+    const sent = await sendDailyDigests(db);
+    if (sent > 0) log.info({ area: "jobs", sent }, "sent daily digests");
+  });
+  registerRecurringJob(DAILY_DIGEST_JOB, 60 * 60_000);
   // Connections: how a task reaches the connection's system (Salesforce); file connectors: CSV.
   registerTaskWriteback();
 }

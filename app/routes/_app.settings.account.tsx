@@ -17,6 +17,8 @@ import { personName } from "~/utils/account-schemas";
 import { applyFormOnce } from "~/utils/forms.server";
 import { newPasswordSchema, type PasswordPolicy } from "~/utils/password-policy";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
+import { getEnv } from "~/env.server";
+import { getDigestEmail, setDigestEmail } from "~/services/platform/daily-digest.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Account | Remarket" }];
@@ -35,10 +37,17 @@ function changeSchema(policy: PasswordPolicy) {
 
 // Seed PATCH /user/{id}: the same rule as the API's (utils/account-schemas.ts).
 const RenameSchema = z.object({ intent: z.literal("rename"), name: personName() });
+const DigestSchema = z.object({ intent: z.literal("digest"), digestEmail: z.literal("on").optional() });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
-  return { email: ctx.auth.user.email, name: ctx.auth.user.name, policy: getPasswordPolicy() };
+  return {
+    email: ctx.auth.user.email,
+    name: ctx.auth.user.name,
+    policy: getPasswordPolicy(),
+    digestEmail: await getDigestEmail(ctx),
+    mailConfigured: Boolean(getEnv().SMTP_URL),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -56,6 +65,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (error instanceof Response) throw error;
       return { rename: rename.reply({ formErrors: [error instanceof Error ? error.message : "The name was not saved."] }) };
     }
+  }
+  if (formData.get("intent") === "digest") {
+    const digest = parseWithZod(formData, { schema: DigestSchema });
+    if (digest.status !== "success") return { digest: digest.reply() };
+    const on = digest.value.digestEmail === "on";
+    // Setting a value (not toggling) makes a second submission of the same form harmless.
+    await setDigestEmail(ctx, on);
+    return redirectWithToast("/settings/account", {
+      type: "success",
+      title: "Daily digest saved",
+      message: on ? "It comes in Remarket and by e-mail." : "It comes in Remarket only.",
+    });
   }
   const submission = parseWithZod(formData, { schema: changeSchema(getPasswordPolicy()) });
   const hide = ["currentPassword", "newPassword", "confirmPassword"];
@@ -81,10 +102,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AccountPage() {
-  const { email, name, policy } = useLoaderData<typeof loader>();
+  const { email, name, policy, digestEmail, mailConfigured } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const renameResult = actionData && "rename" in actionData ? actionData.rename : undefined;
-  const lastResult = actionData && !("rename" in actionData) ? actionData : undefined;
+  const lastResult = actionData && !("rename" in actionData) && !("digest" in actionData) ? actionData : undefined;
   const navigation = useNavigation();
   const [renameForm, renameFields] = useForm({
     id: "rename",
@@ -141,6 +162,28 @@ export default function AccountPage() {
           />
           <Button type="submit" pending={navigation.state === "submitting" && navigation.formAction === "/settings/account"}>
             Change password
+          </Button>
+        </PostForm>
+      </section>
+      <section className="space-y-3">
+        <h2 className="text-lg font-semibold">Daily digest</h2>
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Each morning (from 7:00 in the agency’s time zone) a notification tells you what needs you today: renewals newly flagged, your
+          tasks due this week, and the re-market quota once 80% of it is used. Nothing to tell, no digest.
+        </p>
+        <PostForm className="space-y-3">
+          <input type="hidden" name="intent" value="digest" />
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="digestEmail" defaultChecked={digestEmail} />
+            E-mail it to me as well
+          </label>
+          {mailConfigured ? null : (
+            <p className="text-xs text-slate-500">
+              This server sends no e-mail yet (no mail server is configured), so it comes in Remarket only.
+            </p>
+          )}
+          <Button type="submit" variant="secondary">
+            Save digest setting
           </Button>
         </PostForm>
       </section>

@@ -26,6 +26,8 @@ export const users = pgTable(
       .default("staff"),
     passwordHash: text("password_hash"),
     emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
+    /** The daily digest by e-mail too (when mail is configured); the in-app one always comes. */
+    digestEmail: boolean("digest_email").notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`), index("users_tenant_idx").on(t.tenantId)],

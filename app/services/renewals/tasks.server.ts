@@ -1,3 +1,4 @@
+import { notifyTaskAssignee } from "~/services/platform/daily-digest.server";
 import { format, parseISO, subDays } from "date-fns";
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
@@ -31,7 +32,11 @@ type TaskSource = {
  * connection (assignee, activity code, work group, due date). When the policy came through a
  * connector, a write-back job takes the task to the AMS; otherwise staff export tasks as CSV.
  */
-export async function createRemarketTask(tx: DbOrTx, ctx: Pick<TenantContext, "tenantId" | "now">, source: TaskSource) {
+export async function createRemarketTask(
+  tx: DbOrTx,
+  ctx: Pick<TenantContext, "tenantId" | "now"> & { userId?: string },
+  source: TaskSource,
+) {
   const setting = await getTaskCreationSetting({ db: tx as Db, tenantId: ctx.tenantId }, source.policy.connectionId);
   if (!setting.enabled) return null;
   let assignee: string | null = null;
@@ -75,7 +80,12 @@ export async function createRemarketTask(tx: DbOrTx, ctx: Pick<TenantContext, "t
       writeback: writesBack ? "queued" : "none",
       createdAt: clock(ctx),
     })
-    .returning({ id: tasks.id });
+    .returning({ id: tasks.id, title: tasks.title, dueDate: tasks.dueDate });
+  await notifyTaskAssignee(
+    tx,
+    { tenantId: ctx.tenantId, taskId: task.id, title: task.title, dueDate: task.dueDate, actingUserId: ctx.userId },
+    clock(ctx),
+  );
   if (writesBack) {
     await enqueueJob(tx, {
       type: TASK_WRITEBACK_JOB,

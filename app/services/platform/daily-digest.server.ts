@@ -23,7 +23,6 @@ const QUOTA_WARNING_SHARE = 0.8;
 const ALREADY_SENT_MS = 20 * 3_600_000;
 const DIGEST_KIND = "digest";
 
-export type DigestUser = { id: string; name: string; email: string; digestEmail: boolean };
 export type DigestFacts = {
   newlyFlagged: number;
   tasksDue: number;

@@ -372,8 +372,14 @@ export default function RemarketPage() {
         <Form method="get" className="grid grid-cols-[1fr_auto] items-end gap-2 lg:flex" aria-label="Filters">
           <input type="hidden" name="sort" value={sort} />
           <label className="block text-sm lg:min-w-[10rem] lg:flex-1">
-            <span className="font-medium text-slate-700 dark:text-slate-200">Search customer or policy</span>
-            <input type="search" name="q" defaultValue={filters.q ?? ""} className={`${inputClass} mt-1`} />
+            <span className="font-medium text-slate-700 dark:text-slate-200">Search</span>
+            <input
+              type="search"
+              name="q"
+              defaultValue={filters.q ?? ""}
+              placeholder="Customer or policy number"
+              className={`${inputClass} mt-1`}
+            />
           </label>
           <div className="lg:order-last">
             <Button type="submit" variant="secondary">

@@ -69,3 +69,21 @@ test("sign out everywhere ends the sessions of every browser", async ({ page, co
     await other.close();
   }
 });
+
+test("the daily digest's e-mail can be turned off and on again, and the choice is kept", async ({ page, context, baseURL, request }) => {
+  const user = await createUser(request);
+  await signInByCookie(context, baseURL!, user.sessionCookie);
+  await page.goto("/settings/account");
+  const email = page.getByRole("checkbox", { name: "E-mail it to me as well" });
+  await expect(email).toBeChecked();
+  await email.uncheck();
+  await page.getByRole("button", { name: "Save digest setting" }).click();
+  await expect(page.getByText("Daily digest saved").first()).toBeVisible();
+  await page.reload();
+  await expect(email).not.toBeChecked();
+  await email.check();
+  await page.getByRole("button", { name: "Save digest setting" }).click();
+  await expect(page.getByText("Daily digest saved").first()).toBeVisible();
+  await page.reload();
+  await expect(email).toBeChecked();
+});

@@ -34,7 +34,10 @@ describe("sending the daily digest", () => {
         .where(and(eq(notifications.tenantId, tenant.id), eq(notifications.userId, userId), eq(notifications.kind, kind)));
 
     expect(await mine(producer.user.id, "task")).toEqual([
-      { title: "A task for you", message: expect.stringMatching(/^Re-market HOME policy .* for Scope Customer dg1 0, due \d{2} \w{3} \d{4}\.$/) },
+      {
+        title: "A task for you",
+        message: expect.stringMatching(/^Re-market HOME policy .* for Scope Customer dg1 0, due \d{2} \w{3} \d{4}\.$/),
+      },
     ]);
     expect(await mine(admin.id, "task")).toEqual([]);
 

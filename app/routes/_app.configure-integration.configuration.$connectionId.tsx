@@ -10,7 +10,7 @@ import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
 import { LINES_OF_BUSINESS, POLICY_STATUSES } from "~/db/schema/book";
 import type { ConnectionMapping } from "~/db/schema/connections";
 import { loadMappingSource, loadValueMaps, suggestFields } from "~/services/connections/connection-mapping.server";
-import { IdentityConflicts } from "~/components/identity-conflicts";
+import { IdentityConflicts, IdentityRuleChoice } from "~/components/identity-conflicts";
 import { scanSource } from "~/services/connections/connection-scan.server";
 import { connectorOf, saveConnectionState, saveMapping, upsertPeople } from "~/services/connections/connections.server";
 import { CANONICAL_FIELDS, missingRequiredFields, fieldLabel } from "~/services/connections/mapping/fields";
@@ -29,7 +29,7 @@ export const meta: MetaFunction = () => [{ title: "Mapping | Remarket" }];
 
 const PREVIEW_SCAN_LIMIT = 10_000;
 
-type Draft = { object: string; fields: Record<string, string>; valueMaps: ConnectionMapping["valueMaps"] };
+type Draft = Pick<ConnectionMapping, "object" | "fields" | "valueMaps" | "identityRule">;
 
 /** The mapping form as posted: field selects, and value maps as index-paired inputs (values may hold any text, but no control characters). */
 function readDraft(formData: FormData): Draft {
@@ -56,6 +56,7 @@ function readDraftFields(formData: FormData): Draft {
     object: String(formData.get("object") ?? ""),
     fields,
     valueMaps: { lineOfBusiness: pairs("lob", LINES_OF_BUSINESS), status: pairs("status", POLICY_STATUSES) },
+    identityRule: formData.get("identityRule") === "per-name" ? "per-name" : "newest",
   };
 }
 
@@ -105,6 +106,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       fields,
       valueMaps,
       preset: presetParam ?? saved?.preset ?? suggestion.preset,
+      identityRule: fromDraft?.identityRule ?? saved?.identityRule ?? "newest",
     };
     const scan = await scanSource(connector, mapping, { limit: integration.source === "api" ? 2_000 : PREVIEW_SCAN_LIMIT });
     const browse = url.searchParams.get("values");
@@ -363,6 +365,7 @@ export default function MappingPage() {
             </table>
           </div>
           <IdentityConflicts conflicts={scan.identityConflicts} total={scan.identityConflictCount} />
+          <IdentityRuleChoice rule={mapping.identityRule ?? "newest"} conflicts={scan.identityConflictCount} />
           {scan.expiredActive.count > 0 ? (
             <p
               className="rounded border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-700 dark:bg-amber-950"

@@ -62,6 +62,8 @@ const AUDIT_LABELS: Record<string, string> = {
   "renewal.snoozed": "Snoozed",
   "task.done": "Task done",
   "task.open": "Task reopened",
+  "policy.moved_out": "An import moved to another customer (the connection's identity rule): policy",
+  "policy.moved_in": "An import moved here from another customer (the connection's identity rule): policy",
 };
 
 export default function CustomerPage() {
@@ -254,6 +256,17 @@ export default function CustomerPage() {
               {typeof a.details?.policyNumber === "string" ? ` ${a.details.policyNumber}` : ""}
               {typeof a.details?.reason === "string" ? ` (${a.details.reason})` : ""}
               {!a.details?.policyNumber && a.details?.remarketId ? ` ${policyNumber.get(String(a.details.remarketId)) ?? ""}` : ""}
+              {typeof (a.details?.toCustomerId ?? a.details?.fromCustomerId) === "string" ? (
+                <>
+                  {" "}
+                  <Link
+                    to={`/customers/${String(a.details?.toCustomerId ?? a.details?.fromCustomerId)}`}
+                    className="text-brand-600 hover:underline"
+                  >
+                    ({a.action === "policy.moved_out" ? "its customer now" : "its customer before"})
+                  </Link>
+                </>
+              ) : null}
             </li>
           ))}
         </ol>

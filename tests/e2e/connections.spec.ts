@@ -32,6 +32,8 @@ test("integration setup: CSV connection, wizard, import, notification, disconnec
   await page.getByLabel("Export file (.csv or .xlsx)").setInputFiles(samplePath);
   await page.getByRole("button", { name: "Test connection" }).click();
   await expect(page.getByTestId("test-result")).toContainText("The file can be read: 26 columns");
+  // What was typed before the test is still there.
+  await expect(page.getByLabel("Connection name")).toHaveValue("Agency book export");
   if (!js) await expect(page.getByText("ezlynx-sample-export.csv is uploaded.")).toBeVisible();
   await saveAndContinue(page);
 

@@ -42,6 +42,11 @@ export type ConnectionMapping = {
   fields: Record<string, string>;
   valueMaps: { lineOfBusiness: Record<string, string>; status: Record<string, string> };
   preset?: string | null;
+  /**
+   * Rows sharing a customer key that name different insureds: one customer per key and insured
+   * name ("per-name"), or one per key with its newest row's details ("newest", the default).
+   */
+  identityRule?: "newest" | "per-name";
 };
 
 export const FILTER_DIMENSIONS = ["linesOfBusiness", "states", "carriers", "statuses"] as const;

@@ -76,6 +76,7 @@ export async function scanSource(
         continue;
       }
       result.valid++;
+      // Listed by the source's own customer numbers, whichever identity rule the import then applies.
       identities.add(row.rowNumber, t.customer);
       // ISO dates compare as text.
       if (t.policy.status === "active" && t.policy.expirationDate < today) {

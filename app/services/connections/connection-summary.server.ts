@@ -7,6 +7,7 @@ import type { ConnectionRow } from "./connections.server";
 import type { TenantContext } from "../platform/context.server";
 import { listForecastPreferences, DEFAULT_PREFERENCE } from "../renewals/forecast-preferences.server";
 import { fieldLabel, CANONICAL_FIELDS } from "./mapping/fields";
+import { IDENTITY_RULE_LABELS } from "./mapping/identity";
 import { getPreset } from "./mapping/presets";
 import { LOB_LABELS } from "./mapping/values";
 import { getTaskCreationSetting } from "./task-settings.server";
@@ -58,6 +59,7 @@ export async function connectionSummary(ctx: Pick<TenantContext, "db" | "tenantI
             .slice(0, 6)
             .map(([k, v]) => `${fieldLabel(k)} ← ${v}`)
             .join(", ") + (mapped.length > 6 ? ", …" : ""),
+          `Customers: ${IDENTITY_RULE_LABELS[mapping.identityRule ?? "newest"].replace(/^One/, "one")} (change it in the mapping step before the next import)`,
         ]
       : ["Not mapped yet"],
     prediction: [

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { connections, customers, importRejections, importRuns, policies } from "~/db/schema";
+import { createCustomerKeyResolver, insuredNameKey, type IdentityRule } from "~/services/connections/mapping/identity";
 import { enqueueJob, PermanentJobError } from "~/services/platform/jobs.server";
 import { passesFilters, type CanonicalCustomer, type CanonicalPolicy, type SourceRow } from "~/services/connections/mapping/transform";
 import { createRowValidator } from "~/services/connections/mapping/validate";
@@ -175,7 +176,13 @@ export async function runImport(db: Db, runId: string, options: RunOptions = {})
     rowsRejected: run.rowsRejected,
     rowsFiltered: run.rowsFiltered,
   };
-  const writer = createBatchWriter(db, { tenantId: connection.tenantId, connectionId: connection.id, runId: run.id, runnerId });
+  const writer = createBatchWriter(db, {
+    tenantId: connection.tenantId,
+    connectionId: connection.id,
+    runId: run.id,
+    runnerId,
+    identityRule: mapping.identityRule,
+  });
   const validate = createRowValidator(mapping);
   // Source rows are read in small pages and dropped once classified: a batch waiting on the
   // database holds only what it writes, so the rows die young instead of being promoted.
@@ -367,11 +374,11 @@ function upsertBatchSql(tenantId: string, connectionId: string, customerJson: Bu
   const raw = sql.raw;
   return sql`
   with input_c as (
-    select * from json_to_recordset(${fromJson(customerJson)}) as x(source_key text, ${raw(CUSTOMER_COLUMNS.map((c) => `${c} text`).join(", "))})
+    select * from json_to_recordset(${fromJson(customerJson)}) as x(source_key text, keep_existing boolean, ${raw(CUSTOMER_COLUMNS.map((c) => `${c} text`).join(", "))})
   ),
   up as (
     insert into customers (tenant_id, connection_id, source_key, ${raw(list(CUSTOMER_COLUMNS))})
-    select ${tenantId}::uuid, ${connectionId}::uuid, source_key, ${raw(list(CUSTOMER_COLUMNS))} from input_c
+    select ${tenantId}::uuid, ${connectionId}::uuid, source_key, ${raw(list(CUSTOMER_COLUMNS))} from input_c where not keep_existing
     on conflict (tenant_id, connection_id, source_key) do update set ${raw(setAll(CUSTOMER_COLUMNS))}, updated_at = now()
     where (${raw(list(CUSTOMER_COLUMNS, "customers."))}) is distinct from (${raw(list(CUSTOMER_COLUMNS, "excluded."))})
     returning id, source_key
@@ -383,6 +390,22 @@ function upsertBatchSql(tenantId: string, connectionId: string, customerJson: Bu
     where not exists (select 1 from up where up.source_key = c.source_key)
   ), input_p as (
     select * from json_to_recordset(${fromJson(policyJson)}) as p(customer_key text, source_key text, ${raw(POLICY_COLUMNS.map((c) => `${c} ${POLICY_TYPES[c]}`).join(", "))})
+  ), moved as (
+    -- Policies this batch gives to another customer (the identity rule changed): read before the
+    -- upsert below (one snapshot for the whole statement), recorded in both customers' trails.
+    select pol.policy_number, pol.customer_id as from_id, ids.id as to_id
+    from input_p p join ids on ids.source_key = p.customer_key
+    join policies pol on pol.tenant_id = ${tenantId}::uuid and pol.connection_id = ${connectionId}::uuid and pol.source_key = p.source_key
+    where pol.customer_id <> ids.id
+  ), audit as (
+    insert into audit_events (tenant_id, action, subject_type, subject_id, details)
+    select ${tenantId}::uuid, 'policy.moved_out', 'customer', from_id::text,
+      jsonb_build_object('policyNumber', policy_number, 'toCustomerId', to_id, 'connectionId', ${connectionId}::uuid)
+    from moved
+    union all
+    select ${tenantId}::uuid, 'policy.moved_in', 'customer', to_id::text,
+      jsonb_build_object('policyNumber', policy_number, 'fromCustomerId', from_id, 'connectionId', ${connectionId}::uuid)
+    from moved
   )
   insert into policies (tenant_id, customer_id, connection_id, source_key, ${raw(list(POLICY_COLUMNS))})
   select ${tenantId}::uuid, ids.id, ${connectionId}::uuid, p.source_key, ${raw(list(POLICY_COLUMNS, "p."))}
@@ -391,25 +414,57 @@ function upsertBatchSql(tenantId: string, connectionId: string, customerJson: Bu
   where (policies.customer_id, ${raw(list(POLICY_COLUMNS, "policies."))}) is distinct from (excluded.customer_id, ${raw(list(POLICY_COLUMNS, "excluded."))})`;
 }
 
+/** The identity rule's resolver, knowing which insured already holds each plain customer key of the connection. */
+async function customerKeyResolver(db: DbOrTx, scope: { tenantId: string; connectionId: string; identityRule?: IdentityRule }) {
+  const claimed = new Map<string, string>();
+  if (scope.identityRule === "per-name") {
+    const held = await db
+      .select({ sourceKey: customers.sourceKey, name: customers.name })
+      .from(customers)
+      .where(and(eq(customers.tenantId, scope.tenantId), eq(customers.connectionId, scope.connectionId)));
+    for (const c of held) if (c.sourceKey && !c.sourceKey.includes("|name:")) claimed.set(c.sourceKey, insuredNameKey(c.name));
+  }
+  return createCustomerKeyResolver(scope.identityRule, claimed);
+}
+
 /** Multi-row upserts (JSON parameters, no per-row statements), one transaction per batch. */
-function createBatchWriter(db: Db, scope: { tenantId: string; connectionId: string; runId: string; runnerId: string }) {
+function createBatchWriter(
+  db: Db,
+  scope: { tenantId: string; connectionId: string; runId: string; runnerId: string; identityRule?: IdentityRule },
+) {
   const carriers = createCarrierResolver(scope.tenantId);
   const knownPeople = new Set<string>();
   // Spellings already written (a few dozen people across 100 000 rows): skips the key per row.
   const knownNames = new Set<string>();
   const customerRows = new JsonRowsWriter();
+  // Per customer key, the modified date of the row its details came from (dated rows only).
+  const newestRowAt = new Map<string, string>();
+  let resolveKey: ReturnType<typeof createCustomerKeyResolver> | null = null;
   const policyRows = new JsonRowsWriter();
 
   async function upsertBatch(tx: DbOrTx, valid: Extract<Classified, { kind: "valid" }>[]) {
-    // Last row wins for a customer or policy seen twice in one batch (ON CONFLICT cannot touch a row twice).
-    const customersByKey = new Map<string, CanonicalCustomer>();
+    // A customer's details come from its most recently modified row in the whole import (later rows
+    // win ties and undated rows); a policy seen twice in one batch is its last row (ON CONFLICT
+    // cannot touch a row twice). A customer whose newer row came in an earlier batch is only looked up.
+    const customersByKey = new Map<string, { customer: CanonicalCustomer; keepExisting: boolean }>();
     const policiesByKey = new Map<string, { customerKey: string; policy: CanonicalPolicy }>();
+    resolveKey ??= await customerKeyResolver(tx, scope);
     for (const v of valid) {
-      customersByKey.set(v.customer.sourceKey, v.customer);
-      policiesByKey.set(v.policy.sourceKey, { customerKey: v.customer.sourceKey, policy: v.policy });
+      const key = resolveKey(v.customer);
+      if (key !== v.customer.sourceKey) v.customer = { ...v.customer, sourceKey: key };
+      const at = v.policy.lastModifiedAt ?? "";
+      const newest = newestRowAt.get(key);
+      if (newest === undefined || at >= newest) {
+        customersByKey.set(key, { customer: v.customer, keepExisting: false });
+        if (at) newestRowAt.set(key, at);
+      } else if (!customersByKey.has(key)) {
+        customersByKey.set(key, { customer: v.customer, keepExisting: true });
+      }
+      policiesByKey.set(v.policy.sourceKey, { customerKey: key, policy: v.policy });
     }
-    const customerJson = customerRows.write(customersByKey.values(), (c) => ({
+    const customerJson = customerRows.write(customersByKey.values(), ({ customer: c, keepExisting }) => ({
       source_key: c.sourceKey,
+      keep_existing: keepExisting,
       customer_type: c.customerType,
       first_name: c.firstName,
       last_name: c.lastName,

@@ -1,3 +1,4 @@
+import type { ConnectionMapping } from "~/db/schema/connections";
 import type { CanonicalCustomer } from "./transform";
 
 // Rows that share a customer key but describe different insureds (issue 15: the last row used
@@ -19,6 +20,36 @@ const words = (value: string) =>
     .trim()
     .split(" ")
     .filter(Boolean);
+
+export type IdentityRule = NonNullable<ConnectionMapping["identityRule"]>;
+
+/** How the mapping step and the summary word each rule. */
+export const IDENTITY_RULE_LABELS: Record<IdentityRule, string> = {
+  newest: "One customer per customer number, with the details of its most recently modified row",
+  "per-name": "One customer per customer number and insured name",
+};
+
+/**
+ * The customer each row belongs to, row by row in source order. "newest": its customer key. "per-name":
+ * the key's first insured (`claimed`: the names already holding a key, as the database has them, or
+ * the first row seen) keeps the plain key, so switching rules moves only the policies of the other
+ * insureds, who get the key qualified by their name.
+ */
+export function createCustomerKeyResolver(rule: IdentityRule | undefined, claimed = new Map<string, string>()) {
+  return (customer: Pick<CanonicalCustomer, "sourceKey" | "name">): string => {
+    if (rule !== "per-name") return customer.sourceKey;
+    const name = nameKey(customer.name);
+    const owner = claimed.get(customer.sourceKey);
+    if (owner === undefined) {
+      claimed.set(customer.sourceKey, name);
+      return customer.sourceKey;
+    }
+    return owner === name ? customer.sourceKey : `${customer.sourceKey}|name:${name}`;
+  };
+}
+
+/** For `claimed`: the form of an insured's name the resolver compares. */
+export const insuredNameKey = (name: string) => nameKey(name);
 
 /** A name as a sorted list of its words, initials left out: "Smith, John A." = "john smith". */
 function nameKey(name: string) {

@@ -50,7 +50,9 @@ test("integration setup: CSV connection, wizard, import, notification, disconnec
   await page.goto(`/configure-integration/filter-options/${connectionId}`);
   await expect(page).toHaveURL(new RegExp(`/configure-integration/prediction/${connectionId}$`));
 
-  // Step 3: prediction.
+  // Step 3: prediction; a reload stays on it.
+  await page.reload();
+  await expect(page).toHaveURL(new RegExp(`/configure-integration/prediction/${connectionId}$`));
   await expect(page.getByRole("heading", { name: "Prediction" })).toBeVisible();
   await page.getByLabel("Premium increase (%)").first().fill("15");
   await saveAndContinue(page);

@@ -1,12 +1,8 @@
-import { expect, test, type Page } from "./fixtures";
-import { createUser, signInByCookie } from "./helpers";
+import { expect, test } from "./fixtures";
+import { createUser, saveAndContinue, signInByCookie, waitForImport } from "./helpers";
 
 // From an empty tenant to imported customers and policies through the wizard, with JavaScript
 // on (project "js") and off ("no-js"), then disconnect.
-
-async function saveAndContinue(page: Page) {
-  await page.getByRole("button", { name: "Save & continue" }).click();
-}
 
 test("integration setup: CSV connection, wizard, import, notification, disconnect", async ({
   page,
@@ -78,21 +74,7 @@ test("integration setup: CSV connection, wizard, import, notification, disconnec
   await page.getByRole("button", { name: "Start import" }).click();
   await expect(page).toHaveURL(new RegExp(`/connect-database/${connectionId}$`));
 
-  // Progress: JavaScript refreshes by itself every 2 s; without it, the page's refresh link.
-  await expect
-    .poll(
-      async () => {
-        const progress = page.getByTestId("import-progress");
-        if (!js && (await progress.getAttribute("data-status")) !== "succeeded") {
-          const refresh = page.getByRole("link", { name: "Refresh" });
-          if (await refresh.isVisible()) await refresh.click();
-          else await page.reload();
-        }
-        return progress.getAttribute("data-status");
-      },
-      { timeout: 45_000, intervals: [500, 1000, 2000] },
-    )
-    .toBe("succeeded");
+  await waitForImport(page, js);
   await expect(page.getByTestId("import-progress")).toContainText("Read 120 of 120 rows: 117 imported, 3 rejected");
   await expect(page.getByTestId("connection-notification")).toHaveText(
     /^Import finished: \d+ customers, 117 policies, 3 rejected in \d+ (ms|s)$/,

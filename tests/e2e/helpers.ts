@@ -62,3 +62,26 @@ export async function confirmRemarket(page: Page, count = 1) {
   await expect(confirm.getByTestId("confirm-message")).toContainText(`This uses ${count} of your `);
   await confirm.getByRole("button", { name: /^Re-market / }).click();
 }
+
+/** The wizard's step forward (every step has it). */
+export async function saveAndContinue(page: Page) {
+  await page.getByRole("button", { name: "Save & continue" }).click();
+}
+
+/** On a connection's page until its import succeeded: JavaScript refreshes by itself every 2 s; without it, the page's refresh link. */
+export async function waitForImport(page: Page, js: boolean) {
+  await expect
+    .poll(
+      async () => {
+        const progress = page.getByTestId("import-progress");
+        if (!js && (await progress.getAttribute("data-status")) !== "succeeded") {
+          const refresh = page.getByRole("link", { name: "Refresh" });
+          if (await refresh.isVisible()) await refresh.click();
+          else await page.reload();
+        }
+        return progress.getAttribute("data-status");
+      },
+      { timeout: 45_000, intervals: [500, 1000, 2000] },
+    )
+    .toBe("succeeded");
+}

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
-import { expect, test, type Page } from "./fixtures";
-import { createUser, signInByCookie } from "./helpers";
+import { expect, test } from "./fixtures";
+import { createUser, saveAndContinue, signInByCookie, waitForImport } from "./helpers";
 
 // Issue 15 "Identity", JavaScript on and off: an export whose customer number 1002 names two
 // insureds → the mapping preview lists the conflict → the agency chooses one customer per insured →
@@ -10,10 +10,6 @@ const HEADER =
   "Client Number,Applicant Name,Applicant Type,Email,Phone,Address Line 1,Address Line 2,City,State,Zip Code,Producer,CSR,Policy #,LOB,Carrier,Policy Status,Original Inception,Effective Date,Exp Date,Term,Written Premium,Prior Premium,Renewal Premium,Risk State,Claims 3Y,Last Modified";
 const row = (client: string, name: string, email: string, policy: string) =>
   `${client},"${name}",Personal,${email},,1 Elm St,,Erie,PA,16501,Alex Rivera,Casey Nguyen,${policy},HOME,Erie,Active,01/01/2020,01/01/2026,01/01/2027,12,"$1,000.00",900,,PA,0,2025-05-01T00:00:00Z`;
-
-async function saveAndContinue(page: Page) {
-  await page.getByRole("button", { name: "Save & continue" }).click();
-}
 
 test("rows naming two insureds under one customer number: listed, the rule chosen, two customers imported", async ({
   page,
@@ -59,16 +55,7 @@ test("rows naming two insureds under one customer number: listed, the rule chose
   await expect(page.getByText("Customers: one customer per customer number and insured name")).toBeVisible();
   await page.getByRole("button", { name: "Start import" }).click();
   await expect(page).toHaveURL(new RegExp(`/connect-database/${connectionId}$`));
-  await expect
-    .poll(
-      async () => {
-        const progress = page.getByTestId("import-progress");
-        if (!js && (await progress.getAttribute("data-status")) !== "succeeded") await page.reload();
-        return progress.getAttribute("data-status");
-      },
-      { timeout: 30_000, intervals: [500, 1000] },
-    )
-    .toBe("succeeded");
+  await waitForImport(page, js);
 
   await page.goto("/customers?q=Lee");
   await expect(page.getByRole("link", { name: "Ann Lee" })).toBeVisible();

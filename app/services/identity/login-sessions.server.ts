@@ -42,11 +42,18 @@ function windows() {
   return { idleMs: env.SESSION_IDLE_MINUTES * 60_000, maxMs: env.SESSION_MAX_AGE_HOURS * 3_600_000 };
 }
 
-/** Start a session for a user; always a fresh id, so a planted cookie cannot be fixed. */
-export async function createLoginSession(db: Db, input: { userId: string; tenantId: string; userAgent?: string | null }, now = new Date()) {
+/**
+ * Start a session for a user; always a fresh id, so a planted cookie cannot be fixed.
+ * `lifetimeMs` shortens the absolute expiry (the API's access tokens, api-tokens.server.ts).
+ */
+export async function createLoginSession(
+  db: Db,
+  input: { userId: string; tenantId: string; userAgent?: string | null; lifetimeMs?: number },
+  now = new Date(),
+) {
   const token = randomToken();
   const { idleMs, maxMs } = windows();
-  const expiresAt = new Date(now.getTime() + maxMs);
+  const expiresAt = new Date(now.getTime() + Math.min(maxMs, input.lifetimeMs ?? maxMs));
   const idleExpiresAt = new Date(Math.min(now.getTime() + idleMs, expiresAt.getTime()));
   await db.insert(sessions).values({
     id: sha256(token),
@@ -56,7 +63,7 @@ export async function createLoginSession(db: Db, input: { userId: string; tenant
     idleExpiresAt,
     userAgent: input.userAgent?.slice(0, 300) ?? null,
   });
-  return { token, idleExpiresAt };
+  return { token, sessionId: sha256(token), idleExpiresAt };
 }
 
 /** "table"."column", always qualified: drizzle leaves columns bare in a one-table select. */

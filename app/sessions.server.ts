@@ -73,12 +73,14 @@ function build() {
     secrets: [env.sessionSecret],
   });
   // A new API key's secret, carried once from the create action to the page that shows it (so it
-  // survives a no-JavaScript redirect); only that page reads it, and it clears it on reading.
+  // survives a no-JavaScript redirect); only that page reads it, and it clears it on reading. The
+  // path is /settings, not the page's own: with JavaScript the loader is fetched as
+  // /settings/api-keys.data, which a cookie scoped to /settings/api-keys would not be sent to.
   const apiKeyRevealCookie = createCookie("__api_key_reveal", {
     httpOnly: true,
     sameSite: "strict",
     secure,
-    path: "/settings/api-keys",
+    path: "/settings",
     maxAge: 60,
     secrets: [env.sessionSecret],
   });

@@ -104,7 +104,8 @@ export default function ApiKeysPage() {
   const revokeErrors = lastResult?.initialValue?.intent === "revoke" ? lastResult?.error?.[""] : undefined;
   const navigation = useNavigation();
   const [form, fields] = useForm({
-    id: useFormId("create-api-key", lastResult),
+    // A new key starts the form afresh (a success redirects, so no action result says so).
+    id: useFormId(reveal ? `create-api-key-${reveal.id}` : "create-api-key", lastResult),
     lastResult: resultFor(lastResult, { intent: "create" }),
     defaultValue: { scope: "read" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: CreateSchema }),
@@ -116,7 +117,7 @@ export default function ApiKeysPage() {
         <h1 className="text-2xl font-bold">API keys</h1>
         <p className="text-sm text-slate-600 dark:text-slate-400">
           A key lets an integration call the <a href="/api/docs">Remarket API</a> as you, in this agency. Send it as{" "}
-          <code className="break-all">Authorization: Bearer rmk_…</code>. Each key may make {perMinute} requests a minute.
+          <code className="whitespace-nowrap">Authorization: Bearer rmk_…</code>. Each key may make {perMinute} requests a minute.
         </p>
       </div>
 
@@ -201,7 +202,7 @@ export default function ApiKeysPage() {
 
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Create a key</h2>
-        <PostForm {...getFormProps(form)} className="grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
+        <PostForm key={form.id} {...getFormProps(form)} className="grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
           <ErrorList id={form.errorId} errors={form.errors} />
           <Field
             label="Name"

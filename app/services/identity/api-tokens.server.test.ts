@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { refreshTokens } from "~/db/schema";
 import { sha256 } from "~/utils/crypto.server";
 import { ACCESS_TOKEN_TTL_MS, REFRESH_TOKEN_TTL_MS, issueApiTokens, refreshApiTokens, revokeApiSession } from "./api-tokens.server";
-import { resolveSession } from "./login-sessions.server";
+import { resolveSession, revokeAllSessions } from "./login-sessions.server";
 import { createTestTenant } from "../../../tests/support/factories";
 
 const at = (start: Date, ms: number) => new Date(start.getTime() + ms);
@@ -83,5 +83,13 @@ describe("API access and refresh tokens", () => {
     expect(await resolveSession(db, next.accessToken, at(start, 4000))).toBeNull();
     expect(await resolveSession(db, tokens.accessToken, at(start, 4000))).toBeNull();
     expect(await refreshApiTokens(db, next.refreshToken, null, at(start, 4000))).toBeNull();
+  });
+});
+
+describe("signing out everywhere", () => {
+  test("ends the API's refresh tokens too", async () => {
+    const { db, user, start, tokens } = await signedIn();
+    await revokeAllSessions(db, user.id, at(start, 1000));
+    expect(await refreshApiTokens(db, tokens.refreshToken, null, at(start, 2000))).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { Db } from "~/db/client.server";
 import { embeddedPrepared } from "~/db/embedded-cache/prepared.server";
-import { billingAccounts, featureFlagOverrides, notifications, sessions, tenants, users } from "~/db/schema";
+import { billingAccounts, featureFlagOverrides, notifications, refreshTokens, sessions, tenants, users } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import { randomToken, sha256 } from "~/utils/crypto.server";
 
@@ -216,10 +216,15 @@ export async function revokeSession(db: Db, sessionId: string, now = new Date())
 }
 
 /**
- * Sign out everywhere: every live session of the user.
+ * Sign out everywhere: every live session of the user, and the API's refresh tokens, so no
+ * signed-in client can get a new access token either (API keys are kept: Settings ▸ API keys).
  * cross-tenant: every session of one user, by their own id (the user belongs to exactly one tenant).
  */
 export async function revokeAllSessions(db: Db, userId: string, now = new Date()) {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
   const revoked = await db
     .update(sessions)
     .set({ revokedAt: now })

@@ -127,7 +127,7 @@ const DESCRIPTION = `Every call of the original product, under /api. Writes take
 The client's rule (the original product's): **on a 401, refresh once, then retry once.**
 
 1. A call answers 401.
-2. \`POST /api/auth/refresh\` with \`{ "refresh_token": "…" }\`. It answers a new access token *and a new refresh token*: keep both, the old refresh token is spent.
+2. \`POST /api/auth/refresh\` with \`{ "refresh_token": "…" }\`. It answers a new access token **and a new refresh token**: keep both, the old refresh token is spent.
 3. Retry the call once with the new access token.
 4. If the refresh itself answers 401, or the retry does, the sign-in is over: sign in again. Never loop.
 

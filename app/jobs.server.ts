@@ -32,7 +32,7 @@ export function registerJobs() {
   });
   registerRecurringJob("jobs.prune", 24 * 3_600_000);
 
-  // Spent form tokens, rate-limit windows, ended sessions and used codes; uploads a crash left half-written.
+  // Spent form tokens, rate-limit windows, ended sessions, old refresh tokens and used codes; uploads a crash left half-written.
   registerJobHandler("housekeeping.prune", async (_job, { db }) => {
     const pruned = await pruneSpentRecords(db);
     const temporaryUploads = await removeStaleUploads(getStorage(), temporaryUploadMaxAgeMs(getEnv()));

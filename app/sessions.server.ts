@@ -72,7 +72,19 @@ function build() {
     maxAge: 600,
     secrets: [env.sessionSecret],
   });
-  return { sessionCookie, toastStorage, themeCookie, ssoReturnCookie };
+  // A new API key's secret, carried once from the create action to the page that shows it (so it
+  // survives a no-JavaScript redirect); only that page reads it, and it clears it on reading. The
+  // path is /settings, not the page's own: with JavaScript the loader is fetched as
+  // /settings/api-keys.data, which a cookie scoped to /settings/api-keys would not be sent to.
+  const apiKeyRevealCookie = createCookie("__api_key_reveal", {
+    httpOnly: true,
+    sameSite: "strict",
+    secure,
+    path: "/settings",
+    maxAge: 60,
+    secrets: [env.sessionSecret],
+  });
+  return { sessionCookie, toastStorage, themeCookie, ssoReturnCookie, apiKeyRevealCookie };
 }
 
 let cookies: ReturnType<typeof build> | undefined;

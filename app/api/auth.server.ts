@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { getEntitlements } from "~/services/billing/entitlements.server";
 import { confirmSignUp, login, signUp } from "~/services/identity/accounts.server";
-import { createLoginSession, revokeSession } from "~/services/identity/login-sessions.server";
+import { issueApiTokens, refreshApiTokens, revokeApiSession, type ApiTokens } from "~/services/identity/api-tokens.server";
 import { getPasswordPolicy } from "~/services/identity/passwords.server";
 import { renameUser } from "~/services/identity/team.server";
 import { createDemoTenant } from "~/services/platform/demo-data.server";
@@ -17,16 +17,30 @@ const tag = "Auth and users";
 const TokenSchema = z.object({
   access_token: z.string(),
   token_type: z.literal("Bearer"),
-  expires_at: z.string().describe("ISO 8601: the token lapses after this much inactivity"),
+  expires_at: z.string().describe("ISO 8601: when the access token lapses (15 minutes after it was issued)"),
+  expires_in: z.number().int().describe("Seconds until the access token lapses"),
+  refresh_token: z
+    .string()
+    .describe("Single use: POST it to /api/auth/refresh for the next access token and refresh token (it lives 30 days unused)"),
 });
 
+function tokenBody(tokens: ApiTokens) {
+  return {
+    access_token: tokens.accessToken,
+    token_type: "Bearer" as const,
+    expires_at: tokens.accessExpiresAt.toISOString(),
+    expires_in: tokens.expiresInSeconds,
+    refresh_token: tokens.refreshToken,
+  };
+}
+
 async function issueToken(request: Request, user: { id: string; tenantId: string }) {
-  const { token, idleExpiresAt } = await createLoginSession(await getDb(), {
+  const tokens = await issueApiTokens(await getDb(), {
     userId: user.id,
     tenantId: user.tenantId,
     userAgent: request.headers.get("User-Agent"),
   });
-  return { access_token: token, token_type: "Bearer" as const, expires_at: idleExpiresAt.toISOString() };
+  return tokenBody(tokens);
 }
 
 const unauthorized = (detail: string) => problem(401, detail, { headers: { "WWW-Authenticate": 'Bearer realm="remarket"' } });
@@ -36,7 +50,7 @@ export const authLogin = defineOperation({
   path: "/api/auth/login",
   tag,
   auth: "none",
-  summary: "E-mail and password in, a bearer access token out",
+  summary: "E-mail and password in: a short-lived bearer access token and a refresh token",
   description: "A wrong e-mail or password is a 401; an address not yet confirmed is a 403.",
   errors: [401, 403, 429],
   input: z.object({
@@ -57,14 +71,33 @@ export const authLogin = defineOperation({
   },
 });
 
+export const authRefresh = defineOperation({
+  method: "POST",
+  path: "/api/auth/refresh",
+  tag,
+  auth: "none",
+  summary: "Spend a refresh token: a new access token and a new refresh token",
+  description:
+    "Refresh tokens rotate: each is good for one refresh, and the answer carries its successor. Presenting a refresh token a second time means it was copied, so every token of that sign-in (refresh and access alike) is revoked and the answer is a 401: sign in again.",
+  errors: [401],
+  input: z.object({ refresh_token: z.string({ error: "refresh_token is required." }).min(1, "refresh_token is required.") }),
+  response: TokenSchema,
+  run: async (_ctx, input, request) => {
+    const tokens = await refreshApiTokens(await getDb(), input.refresh_token, request.headers.get("User-Agent"));
+    if (!tokens) throw unauthorized("The refresh token is not valid (unknown, expired, revoked or already used). Sign in again.");
+    return tokenBody(tokens);
+  },
+});
+
 export const authLogout = defineOperation({
   method: "POST",
   path: "/api/auth/logout",
   tag,
-  summary: "Revoke the bearer token's session",
+  summary: "Revoke the bearer token's sign-in: its access token and every refresh token of it",
   status: 204,
   run: async (ctx) => {
-    await revokeSession(ctx.db, ctx.auth.sessionId);
+    if (!ctx.auth.sessionId) throw new ServiceError("An API key does not sign in or out; revoke it under Settings ▸ API keys.", 400);
+    await revokeApiSession(ctx.db, ctx.auth.sessionId);
     return null;
   },
 });

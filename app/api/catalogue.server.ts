@@ -12,6 +12,7 @@ import * as renewals from "./renewals.server";
 
 export const API_OPERATIONS: readonly ApiOperation[] = [
   auth.authLogin,
+  auth.authRefresh,
   auth.authLogout,
   auth.authUser,
   auth.authVerifyToken,

@@ -86,6 +86,53 @@ function OperationView({ method, path, op }: { method: string; path: string; op:
   );
 }
 
+/** `code` and **strong** within one line of the description. */
+function Inline({ text }: { text: string }) {
+  return (
+    <>
+      {text
+        .split(/(`[^`]+`|\*\*[^*]+\*\*)/)
+        .map((part, i) =>
+          part.startsWith("`") ? (
+            <code key={i}>{part.slice(1, -1)}</code>
+          ) : part.startsWith("**") ? (
+            <strong key={i}>{part.slice(2, -2)}</strong>
+          ) : (
+            part
+          ),
+        )}
+    </>
+  );
+}
+
+/** The document's description: paragraphs, `## ` headings and numbered lists (the little Markdown it uses). */
+function Description({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/\n\n+/).map((block, i) => {
+        if (block.startsWith("## ")) return <h2 key={i}>{block.slice(3)}</h2>;
+        const lines = block.split("\n");
+        if (lines.every((line) => /^\d+\. /.test(line))) {
+          return (
+            <ol key={i}>
+              {lines.map((line) => (
+                <li key={line}>
+                  <Inline text={line.replace(/^\d+\. /, "")} />
+                </li>
+              ))}
+            </ol>
+          );
+        }
+        return (
+          <p key={i}>
+            <Inline text={block} />
+          </p>
+        );
+      })}
+    </>
+  );
+}
+
 /** The reference page's HTML. */
 export function renderApiDocs(document: Document) {
   const entries = Object.entries(document.paths).flatMap(([path, methods]) =>
@@ -94,15 +141,18 @@ export function renderApiDocs(document: Document) {
   const body = renderToStaticMarkup(
     <main>
       <h1>{document.info.title}</h1>
-      <p>{document.info.description}</p>
+      <Description text={document.info.description} />
       <p>
         Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).
       </p>
       <h2>Getting started</h2>
       <pre>{`curl -s -X POST $BASE/api/auth/login -H 'Content-Type: application/json' \\
   -d '{"email":"you@agency.example","password":"…"}'
-# → {"access_token":"…","token_type":"Bearer","expires_at":"…"}
+# → {"access_token":"…","token_type":"Bearer","expires_at":"…","expires_in":900,"refresh_token":"…"}
 curl -s $BASE/api/customers/all?page=1 -H "Authorization: Bearer $TOKEN"
+# On a 401: refresh once (keep the new refresh token, the old one is spent), then retry once
+curl -s -X POST $BASE/api/auth/refresh -H 'Content-Type: application/json' -d '{"refresh_token":"…"}'
+# An integration sends its API key the same way: -H "Authorization: Bearer rmk_…"
 # A failure: HTTP 4xx with Content-Type application/problem+json
 # {"type":"/problems/invalid-input","title":"Some fields are not valid","status":400,
 #  "detail":"Some fields are not valid.","errors":{"email":["email is required."]}}`}</pre>

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { API_KEY_REQUESTS_PER_MINUTE } from "~/services/identity/api-keys.server";
 import type { ApiOperation } from "~/utils/api.server";
 import { API_OPERATIONS } from "./catalogue.server";
 
@@ -10,8 +11,8 @@ type JsonSchema = { [key: string]: unknown; properties?: Record<string, JsonSche
 const PROBLEM_REF = { $ref: "#/components/schemas/Problem" };
 const REASONS: Record<number, string> = {
   400: "Malformed input: `errors` holds the messages by field",
-  401: "No valid bearer token",
-  403: "The user's role may not do this",
+  401: "No valid access token or API key: refresh once and retry (see the description above)",
+  403: "The user's role may not do this, or a read-only API key asked to write",
   404: "Not found (another agency's ids included); an unknown path has type /problems/unknown-path",
   405: "Another method: `Allow` names the ones this path takes",
   409: "Conflicts with the current state",
@@ -19,7 +20,7 @@ const REASONS: Record<number, string> = {
   410: "Retired: `detail` says why and what to use instead",
   413: "The body is larger than REQUEST_BODY_MAX_BYTES (1 MB) or the upload limit",
   415: "The body is not of the media type this operation takes",
-  429: "Too many attempts",
+  429: "Too many attempts, or an API key over its per-minute budget: wait `Retry-After` seconds",
   500: "Unexpected: logged with the request id",
   502: "The connected source could not be read",
 };
@@ -98,7 +99,7 @@ function describe(op: ApiOperation) {
               },
             };
   const errors = new Set<number>(op.auth === "gone" ? [410] : [400, 404, 405, 500]);
-  if (op.auth !== "gone" && op.auth !== "none") [401, 403].forEach((s) => errors.add(s));
+  if (op.auth !== "gone" && op.auth !== "none") [401, 403, 429].forEach((s) => errors.add(s));
   if (op.auth !== "gone" && op.method !== "GET") [409, 413, 415].forEach((s) => errors.add(s));
   for (const s of op.auth === "gone" ? [] : (op.errors ?? [])) errors.add(s);
   return {
@@ -107,7 +108,7 @@ function describe(op: ApiOperation) {
     ...(op.description ? { description: op.description } : {}),
     tags: [op.tag],
     ...(op.auth === "gone" ? { deprecated: true } : {}),
-    security: op.auth === "none" || op.auth === "gone" ? [] : [{ bearer: [] }],
+    security: op.auth === "none" || op.auth === "gone" ? [] : [{ bearer: [] }, { apiKey: [] }],
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody && op.auth !== "gone" ? { requestBody } : {}),
     responses: {
@@ -116,6 +117,23 @@ function describe(op: ApiOperation) {
     },
   };
 }
+
+const DESCRIPTION = `Every call of the original product, under /api. Writes take \`Content-Type: application/json\` (uploads: multipart/form-data). Every failure is RFC 9457 \`application/problem+json\`; invalid input lists messages by field under \`errors\`.
+
+## Authentication
+
+**People and apps acting for them** sign in with \`POST /api/auth/login\` (e-mail and password) and send \`Authorization: Bearer <access_token>\`. The access token lives 15 minutes (\`expires_in\`, \`expires_at\`); the answer also carries a \`refresh_token\`.
+
+The client's rule (the original product's): **on a 401, refresh once, then retry once.**
+
+1. A call answers 401.
+2. \`POST /api/auth/refresh\` with \`{ "refresh_token": "…" }\`. It answers a new access token **and a new refresh token**: keep both, the old refresh token is spent.
+3. Retry the call once with the new access token.
+4. If the refresh itself answers 401, or the retry does, the sign-in is over: sign in again. Never loop.
+
+Refresh tokens rotate and are single use. Presenting one a second time means it was copied, so every token of that sign-in (access and refresh alike) is revoked at once. A client that refreshes from several threads must let one refresh and the others wait for its result. \`POST /api/auth/logout\` ends the sign-in: its access token and every refresh token.
+
+**Integrations** use an API key from Settings ▸ API keys instead: \`Authorization: Bearer rmk_<prefix>_<secret>\`. A key acts as the user who made it, in their agency; it is shown once, read-only or read-write, and does not expire (revoke it in Settings). A read-only key's writes answer 403; each key may make ${API_KEY_REQUESTS_PER_MINUTE} requests a minute, then 429 with \`Retry-After\` (seconds). A key never needs refreshing: a 401 with a key means it was revoked.`;
 
 let cached: unknown;
 
@@ -130,14 +148,25 @@ export function openApiDocument(operations: readonly ApiOperation[] = API_OPERAT
     info: {
       title: "Remarket API",
       version: "1",
-      description:
-        "Every call of the original product, under /api. Authenticate with `POST /api/auth/login` (e-mail and password) and send `Authorization: Bearer <access_token>`. Writes take `Content-Type: application/json` (uploads: multipart/form-data). Every failure is RFC 9457 `application/problem+json`; invalid input lists messages by field under `errors`. On a 401, sign in again once and retry; a second 401 means the credentials are no longer valid.",
+      description: DESCRIPTION,
     },
     servers: [{ url: "/" }],
     tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "The access_token from POST /api/auth/login" } },
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "The access_token from POST /api/auth/login or /api/auth/refresh; it lives 15 minutes",
+        },
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "rmk_<prefix>_<secret>",
+          description: `An API key from Settings ▸ API keys, sent as \`Authorization: Bearer rmk_…\`. A read-only key may only GET (a write is a 403); each key may make ${API_KEY_REQUESTS_PER_MINUTE} requests a minute (then 429 with Retry-After).`,
+        },
+      },
       schemas: {
         Problem: {
           type: "object",

@@ -23,6 +23,7 @@ const SETTINGS: NavItem[] = [
   { to: "/integration-setup", label: "Integration Setup" },
   { to: "/settings/team", label: "Team" },
   { to: "/settings/account", label: "Account" },
+  { to: "/settings/api-keys", label: "API keys" },
 ];
 
 // Wizard pages belong to the settings section too, so it stays open while one is set up.

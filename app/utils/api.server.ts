@@ -7,8 +7,7 @@ import { ConnectorError, UnreadableExportError } from "~/services/connections/co
 import type { TenantContext } from "~/services/platform/context.server";
 import { ServiceError, asServiceError } from "~/services/platform/errors.server";
 import { log } from "~/services/platform/log.server";
-import type { SessionUser } from "~/services/identity/login-sessions.server";
-import { requireApiContext } from "./api-auth.server";
+import { requireApiContext, type ApiAuth } from "./api-auth.server";
 import { isProblem, problem } from "./problem.server";
 
 // The one way a JSON route answers (the /api/* routes, webhooks, JSON resource routes): the
@@ -107,8 +106,8 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   return body as Record<string, unknown>;
 }
 
-/** The caller of an authenticated /api operation: its tenant context and the session behind the token. */
-export type ApiContext = TenantContext & { auth: SessionUser };
+/** The caller of an authenticated /api operation: its tenant context and the token or key behind it. */
+export type ApiContext = TenantContext & { auth: ApiAuth };
 
 type Common<S extends z.ZodType> = {
   method: Method;

@@ -3,13 +3,16 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "~/db/client.server";
 import { loader as openApiLoader } from "~/routes/api.openapi[.]json";
 import { loader as api } from "~/routes/api.$";
+import { createApiKey } from "~/services/identity/api-keys.server";
 import { createDeepLink } from "~/services/platform/deeplinks.server";
+import type { TenantContext } from "~/services/platform/context.server";
 import { seedFlaggedBook, type ScopedBook } from "../support/book-factories";
 import { bearerFor, createTestTenant } from "../support/factories";
 
 // Walks /api/openapi.json: every operation is called without a token (401, or 410 when retired),
 // by another agency with this agency's ids (404 where an id names a record), with malformed JSON
-// (400), and with the caller's own plain input; every answer's status must be one the document
+// (400), with the caller's own plain input, and with the agency's read-only API key (a write is a
+// 403); every answer's status must be one the document
 // lists for the operation, and its body must validate (ajv, JSON Schema 2020-12) against the
 // schema the document gives for that status.
 
@@ -27,7 +30,7 @@ type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; 
 const RANDOM_ID = "00000000-0000-4000-8000-000000000000";
 let doc: Doc;
 let ajv: Ajv2020;
-let mine: { user: { id: string; email: string; tenantId: string }; book: ScopedBook; deepLink: string };
+let mine: { user: { id: string; email: string; tenantId: string }; ctx: TenantContext; book: ScopedBook; deepLink: string };
 let stranger: { id: string; tenantId: string };
 
 function inline(schema: unknown): unknown {
@@ -124,7 +127,7 @@ beforeAll(async () => {
   const db = await getDb();
   const ctx = { db, tenantId: a.tenant.id, userId: a.user.id, role: "admin" as const };
   const book = await seedFlaggedBook(ctx, { tag: "contract", size: 2, remarketed: 1 });
-  mine = { user: a.user, book, deepLink: createDeepLink(ctx, "/customers").id };
+  mine = { user: a.user, ctx, book, deepLink: createDeepLink(ctx, "/customers").id };
   stranger = (await createTestTenant()).user;
 });
 
@@ -146,7 +149,7 @@ describe("/api/openapi.json: the contract every operation keeps", () => {
     }
   });
 
-  test("every operation: no token, another agency's ids, malformed JSON and plain input answer as documented", async () => {
+  test("every operation: no token, another agency's ids, malformed JSON, plain input and a read-only API key answer as documented", async () => {
     const seen: Record<string, number[]> = {};
     for (const { path, method, op } of operations()) {
       const label = `${method} ${path}`;
@@ -180,6 +183,18 @@ describe("/api/openapi.json: the contract every operation keeps", () => {
       // The agency itself, with its own ids.
       const own = requestFor(path, method, op, await bearerFor(mine.user));
       statuses.push(await expectDocumented(op, await api({ request: own.request, params: {}, context: {} }), `${label} by its agency`));
+      // The agency's read-only API key (a fresh one each time, so the per-key budget never runs out).
+      if (op.security.length > 0) {
+        const key = await createApiKey(mine.ctx, { name: `contract ${label}`, scope: "read" });
+        const keyed = requestFor(path, method, op, `Bearer ${key.secret}`);
+        const status = await expectDocumented(
+          op,
+          await api({ request: keyed.request, params: {}, context: {} }),
+          `${label} by a read-only key`,
+        );
+        if (method !== "GET") expect(status, `${label} by a read-only key`).toBe(403);
+        statuses.push(status);
+      }
       seen[label] = statuses;
     }
     console.log(`contract: ${Object.keys(seen).length} operations walked`);

@@ -105,3 +105,51 @@ export const invitations = pgTable(
   },
   (t) => [index("invitations_tenant_idx").on(t.tenantId)],
 );
+
+/**
+ * Refresh tokens of the JSON API (issue 17): each use spends one and issues its successor in the
+ * same family, with a fresh access token (`session_id`). Presenting a spent one again means it was
+ * copied: the whole family and its access tokens are revoked.
+ */
+export const refreshTokens = pgTable(
+  "refresh_tokens",
+  {
+    id: text("id").primaryKey(), // sha-256 of the token, never the token itself
+    familyId: uuid("family_id").notNull(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // Housekeeping deletes ended sessions; the family outlives its spent access tokens.
+    sessionId: text("session_id").references(() => sessions.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    spentAt: timestamp("spent_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("refresh_tokens_family_idx").on(t.familyId), index("refresh_tokens_session_idx").on(t.sessionId)],
+);
+
+/** A user's API keys for integrations: `rmk_<prefix>_<secret>`, only the secret's sha-256 stored. */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    scope: text("scope", { enum: ["read", "write"] }).notNull(),
+    prefix: text("prefix").notNull().unique(),
+    secretHash: text("secret_hash").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("api_keys_tenant_user_idx").on(t.tenantId, t.userId)],
+);

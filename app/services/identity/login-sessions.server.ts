@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { Db } from "~/db/client.server";
 import { embeddedPrepared } from "~/db/embedded-cache/prepared.server";
-import { billingAccounts, featureFlagOverrides, notifications, sessions, tenants, users } from "~/db/schema";
+import { billingAccounts, featureFlagOverrides, notifications, refreshTokens, sessions, tenants, users } from "~/db/schema";
 import { getEnv } from "~/env.server";
 import { randomToken, sha256 } from "~/utils/crypto.server";
 import { noteSignedIn } from "~/services/platform/log.server";
@@ -43,11 +43,18 @@ function windows() {
   return { idleMs: env.SESSION_IDLE_MINUTES * 60_000, maxMs: env.SESSION_MAX_AGE_HOURS * 3_600_000 };
 }
 
-/** Start a session for a user; always a fresh id, so a planted cookie cannot be fixed. */
-export async function createLoginSession(db: Db, input: { userId: string; tenantId: string; userAgent?: string | null }, now = new Date()) {
+/**
+ * Start a session for a user; always a fresh id, so a planted cookie cannot be fixed.
+ * `lifetimeMs` shortens the absolute expiry (the API's access tokens, api-tokens.server.ts).
+ */
+export async function createLoginSession(
+  db: Db,
+  input: { userId: string; tenantId: string; userAgent?: string | null; lifetimeMs?: number },
+  now = new Date(),
+) {
   const token = randomToken();
   const { idleMs, maxMs } = windows();
-  const expiresAt = new Date(now.getTime() + maxMs);
+  const expiresAt = new Date(now.getTime() + Math.min(maxMs, input.lifetimeMs ?? maxMs));
   const idleExpiresAt = new Date(Math.min(now.getTime() + idleMs, expiresAt.getTime()));
   await db.insert(sessions).values({
     id: sha256(token),
@@ -57,7 +64,7 @@ export async function createLoginSession(db: Db, input: { userId: string; tenant
     idleExpiresAt,
     userAgent: input.userAgent?.slice(0, 300) ?? null,
   });
-  return { token, idleExpiresAt };
+  return { token, sessionId: sha256(token), idleExpiresAt };
 }
 
 /** "table"."column", always qualified: drizzle leaves columns bare in a one-table select. */
@@ -211,10 +218,15 @@ export async function revokeSession(db: Db, sessionId: string, now = new Date())
 }
 
 /**
- * Sign out everywhere: every live session of the user.
+ * Sign out everywhere: every live session of the user, and the API's refresh tokens, so no
+ * signed-in client can get a new access token either (API keys are kept: Settings ▸ API keys).
  * cross-tenant: every session of one user, by their own id (the user belongs to exactly one tenant).
  */
 export async function revokeAllSessions(db: Db, userId: string, now = new Date()) {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
   const revoked = await db
     .update(sessions)
     .set({ revokedAt: now })

@@ -18,6 +18,11 @@ export async function isRateLimited(db: Db, limit: Limit, now = new Date()) {
 
 /** Count one hit; a window older than `windowMs` starts over. One statement, so instances agree. */
 export async function hitRateLimit(db: Db, limit: Limit, now = new Date()) {
+  return (await hitRateLimitWindow(db, limit, now)).count;
+}
+
+/** The same, answering the window's start too (for a `Retry-After`). */
+export async function hitRateLimitWindow(db: Db, limit: Limit, now = new Date()) {
   const windowFloor = new Date(now.getTime() - limit.windowMs).toISOString();
   const nowIso = now.toISOString();
   const [row] = await db
@@ -30,8 +35,8 @@ export async function hitRateLimit(db: Db, limit: Limit, now = new Date()) {
         windowStart: sql`case when ${rateLimits.windowStart} <= ${windowFloor}::timestamptz then ${nowIso}::timestamptz else ${rateLimits.windowStart} end`,
       },
     })
-    .returning({ count: rateLimits.count });
-  return row.count;
+    .returning({ count: rateLimits.count, windowStart: rateLimits.windowStart });
+  return row;
 }
 
 export async function clearRateLimit(db: Db, key: string) {

@@ -1,6 +1,6 @@
 import { inArray } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { idempotencyKeys, rateLimits, sessions, verificationCodes } from "~/db/schema";
+import { idempotencyKeys, rateLimits, refreshTokens, sessions, verificationCodes } from "~/db/schema";
 import { createTestTenant } from "../../../tests/support/factories";
 import { pruneSpentRecords } from "./housekeeping.server";
 
@@ -78,5 +78,38 @@ describe("pruning spent records", () => {
         ),
       );
     expect(codesLeft.map((c) => c.id)).toEqual([codes[1].id]);
+  });
+
+  test("removes expired and long-revoked refresh tokens; keeps a spent one until it would expire", async () => {
+    const { db, user, tenant } = await createTestTenant();
+    const tag = crypto.randomUUID();
+    const token = (id: string, fields: Partial<typeof refreshTokens.$inferInsert>) => ({
+      id: `${id}-${tag}`,
+      familyId: crypto.randomUUID(),
+      userId: user.id,
+      tenantId: tenant.id,
+      expiresAt: new Date(Date.now() + DAY),
+      ...fields,
+    });
+    await db
+      .insert(refreshTokens)
+      .values([
+        token("expired", { expiresAt: ago(8 * DAY) }),
+        token("revoked", { revokedAt: ago(8 * DAY) }),
+        token("spent", { spentAt: ago(8 * DAY) }),
+        token("live", {}),
+      ]);
+    const pruned = await pruneSpentRecords(db);
+    expect(pruned.refreshTokens).toBeGreaterThanOrEqual(2);
+    const left = await db
+      .select({ id: refreshTokens.id })
+      .from(refreshTokens)
+      .where(
+        inArray(
+          refreshTokens.id,
+          ["expired", "revoked", "spent", "live"].map((s) => `${s}-${tag}`),
+        ),
+      );
+    expect(left.map((t) => t.id).sort()).toEqual([`live-${tag}`, `spent-${tag}`]);
   });
 });

@@ -1,6 +1,6 @@
 import { and, isNotNull, lt, or } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { idempotencyKeys, rateLimits, sessions, verificationCodes } from "~/db/schema";
+import { idempotencyKeys, rateLimits, refreshTokens, sessions, verificationCodes } from "~/db/schema";
 import type { FileStorage } from "../files/storage.server";
 
 const HOUR_MS = 3_600_000;
@@ -8,7 +8,8 @@ const HOUR_MS = 3_600_000;
 /**
  * How long spent records are kept. A form token only has to outlive a double click or a retry
  * after a dropped response; a rate-limit window is 15 minutes; ended sessions and used codes
- * are kept a week so "signed out everywhere" and support questions can still be traced.
+ * are kept a week so "signed out everywhere" and support questions can still be traced. A spent
+ * refresh token stays until it would have expired, so presenting it again is still caught as reuse.
  */
 export const RETENTION = {
   idempotencyKeysMs: 24 * HOUR_MS,
@@ -19,7 +20,7 @@ export const RETENTION = {
 
 /**
  * Delete records nobody can use any more; returns how many of each went. Run by a recurring job.
- * cross-tenant: housekeeping deletes every tenant's expired sessions, codes and keys by age alone.
+ * cross-tenant: housekeeping deletes every tenant's expired sessions, codes, tokens and keys by age alone.
  */
 export async function pruneSpentRecords(db: Db, now = new Date()) {
   const before = (ms: number) => new Date(now.getTime() - ms);
@@ -43,11 +44,23 @@ export async function pruneSpentRecords(db: Db, now = new Date()) {
       ),
     )
     .returning({ id: sessions.id });
+  const tokens = await db
+    .delete(refreshTokens)
+    .where(
+      or(lt(refreshTokens.expiresAt, sessionCutoff), and(isNotNull(refreshTokens.revokedAt), lt(refreshTokens.revokedAt, sessionCutoff))),
+    )
+    .returning({ id: refreshTokens.id });
   const codes = await db
     .delete(verificationCodes)
     .where(lt(verificationCodes.expiresAt, before(RETENTION.spentCodesMs)))
     .returning({ id: verificationCodes.id });
-  return { idempotencyKeys: count(idempotency), rateLimits: count(limits), sessions: count(ended), verificationCodes: count(codes) };
+  return {
+    idempotencyKeys: count(idempotency),
+    rateLimits: count(limits),
+    sessions: count(ended),
+    refreshTokens: count(tokens),
+    verificationCodes: count(codes),
+  };
 }
 
 /**

@@ -1,1 +1,0 @@
-ALTER TABLE "users" ADD COLUMN "digest_email" boolean DEFAULT true NOT NULL;

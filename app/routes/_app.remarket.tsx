@@ -141,6 +141,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
           type: failures.length ? "error" : "success",
           title: done.length === 1 ? `Re-marketed ${last.policyNumber}` : `Re-marketed ${done.length} policies`,
           message: `${failures.length ? `${failures.length} could not be re-marketed (see Reports › Bulk actions). ` : ""}Quota ${last.quotaYear}: ${last.used} of ${last.quota} used. You can undo for 10 minutes.`,
+          // The same undo as the notice under the header: this page's action, intent=undo, the ids.
+          // The toast travels in a cookie (4 KB at most): past 20 ids only the notice offers it.
+          undo:
+            done.length > 20
+              ? undefined
+              : {
+                  action: back,
+                  label: done.length === 1 ? `Undo re-market of ${last.policyNumber}` : `Undo ${done.length} re-markets`,
+                  fields: [{ name: "intent", value: "undo" }, ...done.map((d) => ({ name: "remarket", value: d.remarketId }))],
+                },
         });
       }
       if (op === "dismiss") {

@@ -1,12 +1,15 @@
 import { getDashboard } from "~/services/renewals/dashboard.server";
-import type { requireTenantContext } from "~/utils/auth.server";
+import type { AppLoadContext } from "@remix-run/node";
+import { requireTenantContext } from "~/utils/auth.server";
 import { formatDate, formatDateTime, formatNumber, formatPercent, pluralize } from "~/utils/format";
 
-// The dashboard's figures, formatted on the server: its page then needs no formatting code in the
-// browser (issue 14: the first load of `/` stays small; a route importing ~/utils/format ships it).
+// The dashboard's loader work, in a server module of its own: its page then needs no formatting
+// code in the browser (a route importing ~/utils/format ships it), and no script request for the
+// empty stand-ins of auth.server and the service (issue 14: the first load of `/` stays small).
 
-/** What the dashboard shows, from the tenant's data, every figure and date already in words. */
-export async function dashboardView(ctx: Awaited<ReturnType<typeof requireTenantContext>>) {
+/** What the dashboard shows, from the signed-in tenant's data, every figure and date already in words. */
+export async function dashboardView(request: Request, context: AppLoadContext) {
+  const ctx = await requireTenantContext(request, context);
   const timeZone = ctx.auth.tenant.timeZone;
   const dashboard = await getDashboard({ db: ctx.db, tenantId: ctx.tenantId, timeZone });
   // Dates are formatted here, in the agency's time zone (the browser's may differ).

@@ -2,15 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { dashboardView } from "~/routes/__dashboard.server";
-import { requireTenantContext } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | Remarket" }];
 
 export const handle = { description: "Your agency at a glance: renewals to act on, re-marketing quota, connections and recent files." };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request, context);
-  return dashboardView(ctx);
+  return dashboardView(request, context);
 }
 
 export default function Dashboard() {

@@ -9,30 +9,35 @@ import { Card, FilterSelect, FlagExplanation, inputClass, tableClass, theadClass
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/modal";
-import { ServiceError } from "~/services/platform/errors.server";
-import { calendarDate } from "~/services/renewals/forecast.server";
-import { getRemarketAllowance } from "~/services/billing/quota.server";
-import { listUndoableRemarkets, remarketFlags, undoRemarkets, UNDO_WINDOW_MS } from "~/services/renewals/remarket.server";
-import {
-  WORKLIST_PAGE_SIZE,
-  WORKLIST_SORTS,
-  changeFlagStatus,
-  listWorklist,
-  requireFlags,
-  type WorklistSort,
-} from "~/services/renewals/worklist.server";
-import { requireTenantContext } from "~/utils/auth.server";
-import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
-import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import worklistCss from "~/styles/worklist.css";
 import { formatCount, formatDate, formatDateTime } from "~/utils/format";
 import { FLAG_STATUS_VALUES as FLAG_STATUSES, daysBetween, formatMoney, formatNumber, shortDate } from "~/utils/renewals";
 import { useTimeZone } from "~/utils/use-time-zone";
 import { explainReason, plainReason } from "~/utils/flag-reason";
 import { useHydrated } from "~/utils/use-hydrated";
-import { redirectWithToast } from "~/utils/toast.server";
-import { parseFilters, parseWorklistAction } from "~/routes/__remarket-schemas.server";
+import {
+  ServiceError,
+  UNDO_WINDOW_MS,
+  WORKLIST_PAGE_SIZE,
+  WORKLIST_SORTS,
+  applyFormOnce,
+  calendarDate,
+  changeFlagStatus,
+  getRemarketAllowance,
+  listUndoableRemarkets,
+  listWorklist,
+  parseFilters,
+  parseWorklistAction,
+  redirectWithToast,
+  remarketFlags,
+  replyInvalid,
+  replyWithServiceError,
+  requireFlags,
+  requireTenantContext,
+  undoRemarkets,
+  type WorklistSort,
+} from "~/routes/__remarket.server";
 
 export const meta: MetaFunction = () => [{ title: "Re-market | Remarket" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: worklistCss }];

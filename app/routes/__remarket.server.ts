@@ -3,8 +3,28 @@ import { z } from "zod";
 import { FLAG_STATUS_VALUES as FLAG_STATUSES } from "~/utils/renewals";
 import { multiLineText, singleLineText } from "~/utils/schemas";
 
-// The worklist's schemas live on the server only: the page validates there (conform's
-// `lastResult` shows the messages, with or without JavaScript), so zod never reaches its bundle.
+// The worklist's server side, in one module the route imports. Its schemas live here: the page
+// validates on the server (conform's `lastResult` shows the messages, with or without JavaScript),
+// so zod never reaches its bundle. The services and helpers its loader and action call are passed
+// on from here too: in the browser build each `.server` module a route imports becomes an empty
+// module, and one that other routes import too becomes a script request of its own (issue 14).
+
+export { getRemarketAllowance } from "~/services/billing/quota.server";
+export { ServiceError } from "~/services/platform/errors.server";
+export { calendarDate } from "~/services/renewals/forecast.server";
+export { UNDO_WINDOW_MS, listUndoableRemarkets, remarketFlags, undoRemarkets } from "~/services/renewals/remarket.server";
+export {
+  WORKLIST_PAGE_SIZE,
+  WORKLIST_SORTS,
+  changeFlagStatus,
+  listWorklist,
+  requireFlags,
+  type WorklistSort,
+} from "~/services/renewals/worklist.server";
+export { requireTenantContext } from "~/utils/auth.server";
+export { applyFormOnce } from "~/utils/forms.server";
+export { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
+export { redirectWithToast } from "~/utils/toast.server";
 
 const optionalText = singleLineText()
   .max(120)

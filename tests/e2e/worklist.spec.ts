@@ -178,6 +178,8 @@ test("bulk bar: shown on selection with JavaScript, compact without; each field 
   // A reason is needed, and its message sits with the field.
   await bar.getByRole("button", { name: "Dismiss selected" }).click();
   await expect(page.getByText("Enter a reason to dismiss.")).toBeVisible();
+  // With JavaScript the focus moves to the first field with an error (the page stays as it was).
+  if (javaScriptEnabled) await expect(bar.getByLabel("Dismiss reason")).toBeFocused();
   if (!(await page.getByLabel(`Select ${first}`).isChecked())) await page.getByLabel(`Select ${first}`).check();
   await bar.getByLabel("Dismiss reason").fill("Moving out of state");
   await bar.getByRole("button", { name: "Dismiss selected" }).click();

@@ -80,6 +80,7 @@ test("on a phone the navigation sits behind a Menu button that opens and closes,
   // A link takes you there, and the menu is folded away on the new page.
   await nav.getByRole("link", { name: "Re-market" }).click();
   await expect(page).toHaveURL(/\/remarket$/);
+  await expect(page.getByRole("heading", { name: "Re-market", level: 1 })).toBeVisible();
   await expect(nav).toBeHidden();
   await expect(menu).toContainText("Re-market");
 
@@ -92,5 +93,8 @@ test("on a phone the navigation sits behind a Menu button that opens and closes,
 
 async function shot(page: Page, testInfo: TestInfo, name: string) {
   const dir = process.env.SHOT_DIR;
-  if (dir) await page.screenshot({ path: `${dir}/${name}-${testInfo.project.name}.png`, fullPage: true });
+  if (!dir) return;
+  // Without JavaScript a click-through is a new document still streaming in: wait for all of it.
+  await page.waitForLoadState();
+  await page.screenshot({ path: `${dir}/${name}-${testInfo.project.name}.png`, fullPage: true });
 }

@@ -29,7 +29,9 @@ export function ToastArea({ toast }: { toast: ToastData | null }) {
     show(toast.title ?? toast.message, {
       id: toast.id,
       description: toast.title || toast.undo ? body : undefined,
-      duration: toast.duration,
+      // One with an Undo stays until closed: sonner's timer runs on while the keyboard is in the
+      // toast (only the pointer holds it), and focus moves there after the submission.
+      duration: toast.undo ? Infinity : toast.duration,
     });
   }, [toast]);
   useFocusResult(toast?.id ?? null);

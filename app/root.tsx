@@ -1,21 +1,14 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "@remix-run/react";
 import { GeneralErrorPage } from "~/components/error-page";
 import { HeldSubmissionNotice } from "~/components/network-status";
 import { ProgressBar } from "~/components/progress-bar";
 import { RootShell, useRootData } from "~/components/root-shell";
 import { ToastArea } from "~/components/toaster";
-import { getDb } from "~/db/client.server";
-import { getShellData } from "~/services/identity/shell.server";
-import { getCookies } from "~/sessions.server";
 import tailwind from "~/tailwind.css";
-import { getAuth } from "~/utils/auth.server";
-import { getTimeZone } from "~/utils/client-hints.server";
 import { isConnectionError } from "~/utils/network";
-import { randomToken } from "~/utils/crypto.server";
 import { useNonce } from "~/utils/nonce";
-import { readToast } from "~/utils/toast.server";
+import { rootData } from "~/root.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: tailwind },
@@ -25,30 +18,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: "Remarket" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [auth, { toast, headers }, theme] = await Promise.all([
-    getAuth(request, context),
-    readToast(request),
-    getCookies().themeCookie.parse(request.headers.get("Cookie")),
-  ]);
-  const shell = auth ? await getShellData(await getDb(), auth) : null;
-  return data(
-    {
-      user: auth ? { id: auth.user.id, name: auth.user.name, email: auth.user.email, role: auth.user.role } : null,
-      tenant: auth ? { id: auth.tenant.id, name: auth.tenant.name, timeZone: auth.tenant.timeZone } : null,
-      // seed: custom:showDemo / custom:paid
-      showDemo: auth?.tenant.isDemo ?? false,
-      shell,
-      // How long, not until when: the inactivity modal then works whatever the client's clock says.
-      idleExpiresInMs: auth ? Math.max(0, auth.idleExpiresAt.getTime() - Date.now()) : null,
-      toast,
-      // Seed §2: the theme is Light at start; the switch is remembered in a cookie.
-      theme: theme === "dark" ? ("dark" as const) : ("light" as const),
-      timeZone: getTimeZone(request),
-      formToken: randomToken(16),
-      year: new Date().getFullYear(),
-    },
-    { headers: headers ?? undefined },
-  );
+  return rootData(request, context);
 }
 
 // Every request renews the session's idle window, and the header shows live counts: reload the

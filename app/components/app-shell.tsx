@@ -2,7 +2,7 @@ import type { KeyboardEvent, ReactNode } from "react";
 import { FormToken } from "~/components/forms";
 import { InactivityModal } from "~/components/inactivity-modal";
 import { OfflineIndicator } from "~/components/network-status";
-import { Sidebar } from "~/components/sidebar";
+import { Sidebar, sectionName } from "~/components/sidebar";
 import { Form, Link, useLocation } from "@remix-run/react";
 
 type ShellProps = {
@@ -100,17 +100,29 @@ export function AppShell(props: ShellProps) {
         </div>
       ) : null}
       <div className="flex flex-1 flex-col md:flex-row">
-        <aside className="border-b border-slate-200 bg-white p-3 md:w-60 md:border-b-0 md:border-r dark:border-slate-800 dark:bg-slate-900">
-          {/* One sidebar, rendered once: on small screens a checkbox shows and hides it (no
-              JavaScript needed); from md up it is always shown and the toggle is gone. */}
-          <input id="sidebar-toggle" type="checkbox" className="peer sr-only md:hidden" />
-          <label
-            htmlFor="sidebar-toggle"
-            className="block cursor-pointer rounded-md px-3 py-2 text-sm font-semibold peer-focus-visible:ring-2 peer-focus-visible:ring-brand-500 md:hidden"
-          >
-            Menu
-          </label>
-          <div className="hidden peer-checked:block md:block">
+        <aside className="border-b border-slate-200 bg-white md:w-60 md:border-b-0 md:border-r md:p-3 dark:border-slate-800 dark:bg-slate-900">
+          {/* Phones: the navigation behind a "Menu" button, a <details> so it opens without
+              JavaScript; with JavaScript, Escape closes it and a click-through folds it away.
+              From md up the same links are always shown (a closed <details> cannot be forced open
+              by CSS, so the two are separate; the hidden one is out of the accessibility tree). */}
+          <details className="group md:hidden" onKeyDown={closeOnEscape} key={location.pathname} data-testid="phone-menu">
+            <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500 dark:text-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
+              <span className="flex items-center gap-2">
+                <MenuIcon />
+                Menu
+              </span>
+              <span className="text-xs font-normal text-slate-500 group-open:hidden dark:text-slate-400">
+                {sectionName(location.pathname)}
+              </span>
+              <span aria-hidden="true" className="hidden text-base leading-none group-open:inline">
+                ✕
+              </span>
+            </summary>
+            <div className="border-t border-slate-200 px-3 pb-3 pt-2 dark:border-slate-800">
+              <Sidebar isStaff={props.isStaff} />
+            </div>
+          </details>
+          <div className="hidden md:block">
             <Sidebar isStaff={props.isStaff} />
           </div>
         </aside>
@@ -126,12 +138,20 @@ export function AppShell(props: ShellProps) {
   );
 }
 
-/** Escape closes the user menu and gives focus back to its button, as a menu should. */
+/** Escape closes a disclosure menu (the user menu, the phone menu) and gives focus back to its button. */
 function closeOnEscape(event: KeyboardEvent<HTMLDetailsElement>) {
   const menu = event.currentTarget;
   if (event.key !== "Escape" || !menu.open) return;
   menu.open = false;
   menu.querySelector("summary")?.focus();
+}
+
+function MenuIcon() {
+  return (
+    <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      <path d="M4 6h16M4 12h16M4 18h16" />
+    </svg>
+  );
 }
 
 function BellIcon() {

@@ -41,6 +41,11 @@ export function activeSection(pathname: string) {
   return CONFIGURATION_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`)) ? "/configuration" : pathname;
 }
 
+/** The label of the link for this page (the phone menu's closed bar shows where you are), or "". */
+export function sectionName(pathname: string) {
+  return [...MAIN, ...SETTINGS].find((item) => isActiveLink(pathname, item.to, item.end))?.label ?? "";
+}
+
 const linkClass = (isActive: boolean) =>
   cn(
     "block rounded-md px-3 py-2 text-sm font-medium",

@@ -1,35 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { getDashboard } from "~/services/renewals/dashboard.server";
-import { requireTenantContext } from "~/utils/auth.server";
-import { formatDate, formatDateTime, formatNumber, formatPercent, pluralize } from "~/utils/format";
+import { dashboardView } from "~/routes/__dashboard.server";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | Remarket" }];
 
 export const handle = { description: "Your agency at a glance: renewals to act on, re-marketing quota, connections and recent files." };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const ctx = await requireTenantContext(request, context);
-  const timeZone = ctx.auth.tenant.timeZone;
-  const dashboard = await getDashboard({ db: ctx.db, tenantId: ctx.tenantId, timeZone });
-  // Dates are formatted here, in the agency's time zone (the browser's may differ).
-  const day = (d: Date | null) => (d ? formatDate(d, timeZone) : null);
-  return {
-    tenantName: ctx.auth.tenant.name,
-    userName: ctx.auth.user.name,
-    forecast: { ...dashboard.forecast, computedAt: day(dashboard.forecast.computedAt) },
-    quota: dashboard.quota,
-    connections: {
-      ...dashboard.connections,
-      lastSyncAt: dashboard.connections.lastSyncAt ? formatDateTime(dashboard.connections.lastSyncAt, timeZone) : null,
-    },
-    hasBook: dashboard.hasBook,
-  };
+  return dashboardView(request, context);
 }
 
 export default function Dashboard() {
-  const { tenantName, userName, forecast, quota, connections, hasBook } = useLoaderData<typeof loader>();
+  const { tenantName, userName, forecast, quota, connections, hasBook, shown } = useLoaderData<typeof loader>();
   const empty = !hasBook && connections.total === 0;
   return (
     <div className="space-y-6">
@@ -48,13 +31,12 @@ export default function Dashboard() {
               {forecast.computedAt ? (
                 <>
                   <p>
-                    <Figure>{`${forecast.dueSoonCapped ? "More than " : ""}${formatNumber(forecast.dueSoon)}`}</Figure> flagged{" "}
-                    {pluralize(forecast.dueSoon, "renewal")} {forecast.dueSoon === 1 ? "expires" : "expire"} in the next {forecast.dueDays}{" "}
-                    days.
+                    <Figure>{`${forecast.dueSoonCapped ? "More than " : ""}${shown.dueSoon}`}</Figure> flagged {shown.renewals}{" "}
+                    {forecast.dueSoon === 1 ? "expires" : "expire"} in the next {forecast.dueDays} days.
                   </p>
                   <p className="mt-1 text-slate-600 dark:text-slate-300">
                     {forecast.openCapped ? "More than " : ""}
-                    {formatNumber(forecast.open)} open in the worklist · forecast of {forecast.computedAt} ·{" "}
+                    {shown.open} open in the worklist · forecast of {forecast.computedAt} ·{" "}
                     <Link to="/forecast" className="text-brand-600 underline">
                       Forecast
                     </Link>
@@ -72,12 +54,12 @@ export default function Dashboard() {
             </DashCard>
             <DashCard title="Connections" testId="card-connections" to="/connect-database" action="Manage connections">
               <p>
-                <Figure>{formatNumber(connections.total)}</Figure> connection{connections.total === 1 ? "" : "s"}
+                <Figure>{shown.connections}</Figure> connection{connections.total === 1 ? "" : "s"}
                 {connections.lastSyncAt ? `, last synced ${connections.lastSyncAt}` : connections.total ? ", not synced yet" : ""}.
               </p>
               {connections.inError > 0 ? (
                 <p className="mt-1 font-medium text-red-700 dark:text-red-400" data-testid="connections-error">
-                  ⚠ {formatNumber(connections.inError)} in error: check {connections.inError === 1 ? "it" : "them"} on the Connections page.
+                  ⚠ {shown.inError} in error: check {connections.inError === 1 ? "it" : "them"} on the Connections page.
                 </p>
               ) : connections.total ? (
                 <p className="mt-1 text-slate-600 dark:text-slate-300">None in error.</p>
@@ -95,8 +77,7 @@ export default function Dashboard() {
         )}
         <DashCard title={`Re-marketing quota ${quota.year}`} testId="card-quota" to="/billing" action="Billing and usage">
           <p>
-            <Figure>{formatNumber(quota.used)}</Figure> of {formatNumber(quota.quota)} re-markets used ({formatPercent(quota.pct)}),{" "}
-            {formatNumber(Math.max(0, quota.quota - quota.used))} left.
+            <Figure>{shown.used}</Figure> of {shown.quota} re-markets used ({shown.pct}), {shown.left} left.
           </p>
           <div
             className="mt-2 h-2 rounded-full bg-slate-200 dark:bg-slate-800"

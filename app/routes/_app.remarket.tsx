@@ -1,9 +1,7 @@
 import { useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { z } from "zod";
 import { FORM_TOKEN_FIELD, PostForm, useFormId } from "~/components/forms";
 import { InlineRetryNotice } from "~/components/network-status";
 import { Pagination } from "~/components/pagination";
@@ -11,48 +9,38 @@ import { Card, FilterSelect, FlagExplanation, inputClass, tableClass, theadClass
 import { Notice } from "~/components/ui/alert-pill";
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/modal";
-import { ServiceError } from "~/services/platform/errors.server";
-import { calendarDate } from "~/services/renewals/forecast.server";
-import { getRemarketAllowance } from "~/services/billing/quota.server";
-import { listUndoableRemarkets, remarketFlags, undoRemarkets, UNDO_WINDOW_MS } from "~/services/renewals/remarket.server";
-import {
-  WORKLIST_PAGE_SIZE,
-  WORKLIST_SORTS,
-  changeFlagStatus,
-  listWorklist,
-  requireFlags,
-  type WorklistSort,
-} from "~/services/renewals/worklist.server";
-import { requireTenantContext } from "~/utils/auth.server";
-import { applyFormOnce } from "~/utils/forms.server";
 import { pageCountFor, readPage } from "~/utils/pagination";
-import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import worklistCss from "~/styles/worklist.css";
 import { formatCount, formatDate, formatDateTime } from "~/utils/format";
 import { FLAG_STATUS_VALUES as FLAG_STATUSES, daysBetween, formatMoney, formatNumber, shortDate } from "~/utils/renewals";
 import { useTimeZone } from "~/utils/use-time-zone";
 import { explainReason, plainReason } from "~/utils/flag-reason";
 import { useHydrated } from "~/utils/use-hydrated";
-import { redirectWithToast } from "~/utils/toast.server";
-import { multiLineText, singleLineText } from "~/utils/schemas";
+import {
+  ServiceError,
+  UNDO_WINDOW_MS,
+  WORKLIST_PAGE_SIZE,
+  WORKLIST_SORTS,
+  applyFormOnce,
+  calendarDate,
+  changeFlagStatus,
+  getRemarketAllowance,
+  listUndoableRemarkets,
+  listWorklist,
+  parseFilters,
+  parseWorklistAction,
+  redirectWithToast,
+  remarketFlags,
+  replyInvalid,
+  replyWithServiceError,
+  requireFlags,
+  requireTenantContext,
+  undoRemarkets,
+  type WorklistSort,
+} from "~/routes/__remarket.server";
 
 export const meta: MetaFunction = () => [{ title: "Re-market | Remarket" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: worklistCss }];
-
-const optionalText = singleLineText()
-  .max(120)
-  .optional()
-  .catch(undefined)
-  .transform((v) => v || undefined);
-const FiltersSchema = z.object({
-  status: z.enum(FLAG_STATUSES).catch("open"),
-  carrier: optionalText,
-  line: optionalText,
-  producer: optionalText,
-  state: optionalText,
-  basis: z.enum(["offer", "predicted"]).optional().catch(undefined),
-  q: optionalText,
-});
 
 const STATUS_LABELS: Record<(typeof FLAG_STATUSES)[number], string> = {
   open: "Open",
@@ -64,7 +52,7 @@ const STATUS_LABELS: Record<(typeof FLAG_STATUSES)[number], string> = {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const url = new URL(request.url);
-  const filters = FiltersSchema.parse(Object.fromEntries(url.searchParams));
+  const filters = parseFilters(url.searchParams);
   const page = readPage(url);
   const sort = readSort(url);
   const [list, allowance, undoable] = await Promise.all([
@@ -112,42 +100,6 @@ function backTo(url: URL) {
 }
 
 const ROW_ACTION = /^(remarket|dismiss|snooze):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
-const ids = z.array(z.string().uuid(), { error: "Select at least one renewal." }).min(1, "Select at least one renewal.");
-const reason = multiLineText({ error: "Enter a reason to dismiss." })
-  .min(1, "Enter a reason to dismiss.")
-  .max(500, "Keep the reason under 500 characters.");
-const until = (tomorrow: string) =>
-  z
-    .string({ error: "Choose a date to snooze until." })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "Choose a date to snooze until.")
-    .refine((d) => d >= tomorrow, "Choose a date after today.");
-
-/**
- * One form holds the whole table: row buttons carry `row=<op>:<flag id>` and read that row's
- * fields (`reason-<id>`, `until-<id>`); toolbar buttons carry `intent=bulk-…` and the checked ids.
- * No JavaScript needed. The schema follows the button pressed, so each message lands on the
- * field that was used.
- */
-function actionSchema(row: RegExpMatchArray | null, tomorrow: string) {
-  if (row) {
-    const [, op, id] = row;
-    return z.object({
-      row: z.string(),
-      ...(op === "dismiss" ? { [`reason-${id}`]: reason } : {}),
-      ...(op === "snooze" ? { [`until-${id}`]: until(tomorrow) } : {}),
-    });
-  }
-  return z.discriminatedUnion(
-    "intent",
-    [
-      z.object({ intent: z.literal("bulk-remarket"), ids }),
-      z.object({ intent: z.literal("bulk-dismiss"), ids, reason }),
-      z.object({ intent: z.literal("bulk-snooze"), ids, until: until(tomorrow) }),
-    ],
-    { error: "Choose an action." },
-  );
-}
-
 export async function action({ request, context }: ActionFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
   const formData = await request.formData();
@@ -159,7 +111,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // A row button whose value does not name a renewal is a renewal that is not there.
   if (rowValue !== null && !row) throw new Response("Renewal not found", { status: 404 });
   const tomorrow = calendarDate(new Date(Date.now() + 86_400_000), ctx.auth.tenant.timeZone);
-  const submission = parseWithZod(formData, { schema: actionSchema(row, tomorrow) });
+  const submission = parseWorklistAction(formData, row, tomorrow);
   if (submission.status !== "success") return replyInvalid(submission);
   const input = submission.value as Record<string, unknown>;
   const op = row ? row[1] : String(input.intent).replace(/^bulk-/, "");
@@ -194,6 +146,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
           type: failures.length ? "error" : "success",
           title: done.length === 1 ? `Re-marketed ${last.policyNumber}` : `Re-marketed ${done.length} policies`,
           message: `${failures.length ? `${failures.length} could not be re-marketed (see Reports › Bulk actions). ` : ""}Quota ${last.quotaYear}: ${last.used} of ${last.quota} used. You can undo for 10 minutes.`,
+          // The same undo as the notice under the header: this page's action, intent=undo, the ids.
+          // The toast travels in a cookie (4 KB at most): past 20 ids only the notice offers it.
+          undo:
+            done.length > 20
+              ? undefined
+              : {
+                  action: back,
+                  label: done.length === 1 ? `Undo re-market of ${last.policyNumber}` : `Undo ${done.length} re-markets`,
+                  fields: [{ name: "intent", value: "undo" }, ...done.map((d) => ({ name: "remarket", value: d.remarketId }))],
+                },
         });
       }
       if (op === "dismiss") {

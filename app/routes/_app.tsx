@@ -1,14 +1,10 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
 import { RouteErrorBoundary } from "~/components/error-page";
 import { RootShell } from "~/components/root-shell";
-import { requireAuth } from "~/utils/auth.server";
+import { appLayoutLoader } from "~/routes/__app.server";
 
 /** Every page inside the shell needs a signed-in user. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAuth(request, context);
-  return null;
-}
+export const loader = appLayoutLoader;
 
 export default function AppLayout() {
   return (

@@ -8,6 +8,14 @@ export const ToastSchema = z.object({
   title: z.string().optional(),
   message: z.string(),
   duration: z.number().default(5000), // seed §9: toast default 5000 ms
+  // A toast can carry an Undo: a POST form (its action, hidden fields and accessible name).
+  undo: z
+    .object({
+      action: z.string(),
+      label: z.string(),
+      fields: z.array(z.object({ name: z.string(), value: z.string() })),
+    })
+    .optional(),
 });
 
 export type ToastInput = z.input<typeof ToastSchema>;

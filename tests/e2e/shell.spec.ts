@@ -1,4 +1,5 @@
-import { expect, test } from "./fixtures";
+import type { TestInfo } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 
 // Issue 14: the keyboard reaches the page first, every page describes itself, and the files
 // browsers and crawlers ask for are served to anyone instead of the sign-in page.
@@ -44,3 +45,56 @@ test("robots.txt and the favicon are served without signing in", async ({ reques
   expect(ico.status()).toBe(301);
   expect(ico.headers()["location"]).toBe("/favicon.svg");
 });
+
+test("on a phone the navigation sits behind a Menu button that opens and closes, with or without JavaScript", async ({
+  page,
+  javaScriptEnabled,
+}, testInfo) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/auth/login");
+  await page.getByRole("button", { name: "Try the demo" }).click();
+  await expect(page.getByTestId("dashboard-title")).toContainText("(demo)");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const menu = page.locator("summary", { hasText: "Menu" });
+  // Closed: one bar saying where you are, no links in the way.
+  await expect(menu).toBeVisible();
+  await expect(menu).toContainText("Dashboard");
+  await expect(nav).toBeHidden();
+  await shot(page, testInfo, "phone-menu-closed");
+
+  await menu.click();
+  await expect(nav).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Re-market" })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await shot(page, testInfo, "phone-menu-open");
+
+  if (javaScriptEnabled) {
+    // Escape closes it and gives focus back to its button.
+    await nav.getByRole("link", { name: "Customers" }).focus();
+    await page.keyboard.press("Escape");
+    await expect(nav).toBeHidden();
+    await expect(menu).toBeFocused();
+    await menu.press("Enter");
+    await expect(nav).toBeVisible();
+  }
+  // A link takes you there, and the menu is folded away on the new page.
+  await nav.getByRole("link", { name: "Re-market" }).click();
+  await expect(page).toHaveURL(/\/remarket$/);
+  await expect(page.getByRole("heading", { name: "Re-market", level: 1 })).toBeVisible();
+  await expect(nav).toBeHidden();
+  await expect(menu).toContainText("Re-market");
+
+  // On a laptop the same links are always shown, and there is no Menu button.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(menu).toBeHidden();
+  await expect(nav).toBeVisible();
+  await shot(page, testInfo, "desktop-shell");
+});
+
+async function shot(page: Page, testInfo: TestInfo, name: string) {
+  const dir = process.env.SHOT_DIR;
+  if (!dir) return;
+  // Without JavaScript a click-through is a new document still streaming in: wait for all of it.
+  await page.waitForLoadState();
+  await page.screenshot({ path: `${dir}/${name}-${testInfo.project.name}.png`, fullPage: true });
+}

@@ -178,6 +178,8 @@ test("bulk bar: shown on selection with JavaScript, compact without; each field 
   // A reason is needed, and its message sits with the field.
   await bar.getByRole("button", { name: "Dismiss selected" }).click();
   await expect(page.getByText("Enter a reason to dismiss.")).toBeVisible();
+  // With JavaScript the focus moves to the first field with an error (the page stays as it was).
+  if (javaScriptEnabled) await expect(bar.getByLabel("Dismiss reason")).toBeFocused();
   if (!(await page.getByLabel(`Select ${first}`).isChecked())) await page.getByLabel(`Select ${first}`).check();
   await bar.getByLabel("Dismiss reason").fill("Moving out of state");
   await bar.getByRole("button", { name: "Dismiss selected" }).click();
@@ -238,4 +240,40 @@ test("one line per renewal at 1280 px, few tab stops, the reason in plain words;
   const button = (await page.getByRole("button", { name: `Re-market ${policy}`, exact: true }).boundingBox())!;
   expect(button.x).toBeGreaterThanOrEqual(0);
   expect(button.x + button.width).toBeLessThanOrEqual(390);
+});
+
+test("the re-market's toast carries its Undo; with JavaScript focus moves to the toast", async ({ page, javaScriptEnabled }, testInfo) => {
+  await startDemo(page);
+  await page.goto("/remarket");
+  const before = await quotaUsed(page);
+  const policy = (await page.getByTestId("worklist-row").first().getAttribute("data-policy"))!;
+  await page.getByRole("button", { name: `Re-market ${policy}`, exact: true }).click();
+  await confirmRemarket(page);
+  await expect(page.getByTestId("quota-used")).toHaveText(String(before + 1));
+
+  // Sonner's toast with JavaScript, the server-rendered notice without: the same form either way.
+  const toast = javaScriptEnabled
+    ? page.locator("[data-sonner-toast]").filter({ hasText: `Re-marketed ${policy}` })
+    : page.getByTestId("server-toast");
+  await expect(toast).toContainText(`Re-marketed ${policy}`);
+  const undo = toast.getByRole("button", { name: `Undo re-market of ${policy}` });
+  await expect(undo).toBeVisible();
+  // The result of a submission made with JavaScript has the focus, so a keyboard user can undo at once.
+  if (javaScriptEnabled) expect(await toast.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  // Hovered, sonner holds the toast (it would go after 5 s) while the screenshots are taken.
+  if (javaScriptEnabled) await toast.hover();
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(size);
+    if (process.env.SHOT_DIR)
+      await page.screenshot({ path: `${process.env.SHOT_DIR}/toast-undo-${size.width}-${testInfo.project.name}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  if (javaScriptEnabled) await toast.hover();
+  await toast.getByRole("button", { name: `Undo re-market of ${policy}` }).click();
+  await expect(page.getByText(`Undone: re-market of ${policy}`)).toBeVisible();
+  await expect(page.getByTestId("quota-used")).toHaveText(String(before));
+  await expect(page.locator(`[data-policy="${policy}"]`)).toHaveCount(1);
 });

@@ -1,4 +1,5 @@
-import { Link, useLocation } from "@remix-run/react";
+import type { MouseEvent } from "react";
+import { useLocation, useNavigate } from "@remix-run/react";
 import { cn } from "~/utils/cn";
 
 type NavItem = { to: string; label: string; end?: boolean };
@@ -60,22 +61,36 @@ export function isActiveLink(pathname: string, to: string, end = false) {
   return !end && to !== "/" && pathname.startsWith(`${to}/`);
 }
 
-/** Links and a <details> section: it works, and keeps its state, without JavaScript. */
+/**
+ * Links and a <details> section: it works, and keeps its state, without JavaScript. The links are
+ * plain anchors marked from this one location, and one click handler on the <nav> makes them
+ * client-side navigations: as Remix Links (let alone NavLinks) each of the sixteen resolved its
+ * path and hooked into the router again, a seventh of the dashboard's server time (decision record
+ * 004), and the shell renders this list twice (the phone menu and the desktop column).
+ */
 export function Sidebar({ isStaff }: { isStaff: boolean }) {
   const { pathname } = useLocation();
+  const navigate = useNavigate();
   const settingsOpen = activeSection(pathname) === "/configuration";
-  // Links marked from this one location: as NavLinks, each of the fifteen looked up the location
-  // and the navigation again, a seventh of the dashboard's server time (decision record 004).
   const link = (item: NavItem) => {
     const active = isActiveLink(pathname, item.to, item.end);
     return (
-      <Link key={item.to} to={item.to} className={linkClass(active)} aria-current={active ? "page" : undefined}>
+      <a key={item.to} href={item.to} className={linkClass(active)} aria-current={active ? "page" : undefined}>
         {item.label}
-      </Link>
+      </a>
     );
   };
+  // What <Link> does on a click: a plain left click (no new tab, no modifier) navigates in the app.
+  const followInApp = (event: MouseEvent<HTMLElement>) => {
+    const anchor = (event.target as HTMLElement).closest("a");
+    if (!anchor || event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    navigate(anchor.getAttribute("href") ?? "/");
+  };
   return (
-    <nav aria-label="Main" className="space-y-1">
+    // The anchors inside are what is interactive; Enter on a link is a click, so keys need nothing more.
+    <nav aria-label="Main" className="space-y-1" onClick={followInApp}>
       {MAIN.map(link)}
       <details open={settingsOpen} className="group" data-section="/configuration">
         <summary

@@ -18,7 +18,6 @@ import {
 } from "~/services/connections/connections-api.server";
 import { getStorage } from "~/services/files/storage.server";
 import { ServiceError } from "~/services/platform/errors.server";
-import { FORM_TOKEN_FIELD, applyOnce } from "~/services/platform/idempotency.server";
 import { connectionIdField, defineOperation, parseInput } from "~/utils/api.server";
 import { readExportUpload } from "~/utils/export-upload.server";
 import { problem } from "~/utils/problem.server";
@@ -246,6 +245,7 @@ export const ezlynxUploadCsv = defineOperation({
   errors: [422, 502],
   summary: "Upload an EZLynx export (multipart/form-data: file, connectionId or name)",
   from: "multipart",
+  idempotent: true,
   run: async (ctx, _input, request) => {
     if (!(request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
       throw problem(415, "Send the export as multipart/form-data, in a field named file.");
@@ -255,35 +255,17 @@ export const ezlynxUploadCsv = defineOperation({
     let used = false;
     try {
       if (upload.error || !upload.file) throw new ServiceError(upload.error ?? "Attach the export in a field named file.", 400, "file");
-      const idempotencyKey = request.headers.get("Idempotency-Key");
-      if (idempotencyKey !== null && (idempotencyKey.length < 16 || idempotencyKey.length > 200)) {
-        throw new ServiceError("Idempotency-Key must be 16 to 200 characters.", 400);
-      }
       const text = (name: string) => {
         const value = upload.formData.get(name);
         return typeof value === "string" && value !== "" ? value : undefined;
       };
       const input = parseInput(uploadFields, { connectionId: text("connectionId"), name: text("name") });
-      const file = upload.file;
-      let applied = false;
-      const apply = () => {
-        applied = true;
-        return apiUploadEzlynxExport(ctx, { connectionId: input.connectionId ?? null, name: input.name ?? null, file });
-      };
-      let data;
-      if (idempotencyKey === null) {
-        data = await apply();
-      } else {
-        // The tenant is part of the token: another agency's request with the same key is its own.
-        const replayKey = new FormData();
-        replayKey.set(FORM_TOKEN_FIELD, `${ctx.tenantId}:${idempotencyKey}`);
-        replayKey.set("connectionId", input.connectionId ?? "");
-        replayKey.set("name", input.name ?? "");
-        replayKey.set("file", `${file.name}:${file.bytes}`);
-        data = await applyOnce(ctx.db, { scope: "POST /api/connections/ezlynx/upload-csv", formData: replayKey }, apply);
-      }
-      // Answered from the first of two identical requests: these bytes are not used.
-      used = applied;
+      const data = await apiUploadEzlynxExport(ctx, {
+        connectionId: input.connectionId ?? null,
+        name: input.name ?? null,
+        file: upload.file,
+      });
+      used = true;
       return { data };
     } finally {
       if (!used && upload.file)

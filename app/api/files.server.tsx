@@ -30,6 +30,7 @@ const filters = {
 const fileIdQuery = z.object({ fileId: z.string({ error: "fileId is required." }) });
 
 export const filesUpload = defineOperation({
+  idempotent: true,
   method: "POST",
   path: "/api/files",
   tag,

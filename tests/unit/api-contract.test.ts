@@ -18,7 +18,7 @@ type Operation = {
   operationId: string;
   security: unknown[];
   deprecated?: boolean;
-  parameters?: { name: string; in: "path" | "query"; required: boolean }[];
+  parameters?: { name: string; in: "path" | "query" | "header"; required: boolean }[];
   requestBody?: { content: Record<string, { schema: Schema }> };
   responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
 };
@@ -180,6 +180,26 @@ describe("/api/openapi.json: the contract every operation keeps", () => {
       // The agency itself, with its own ids.
       const own = requestFor(path, method, op, await bearerFor(mine.user));
       statuses.push(await expectDocumented(op, await api({ request: own.request, params: {}, context: {} }), `${label} by its agency`));
+      // A creating POST takes an Idempotency-Key: a retry answers as the first did.
+      if (op.parameters?.some((p) => p.in === "header" && p.name === "Idempotency-Key")) {
+        const keyed = () => {
+          const { request } = requestFor(path, method, op, null);
+          return request;
+        };
+        const withKey = async () => {
+          const base = keyed();
+          const headers = new Headers(base.headers);
+          headers.set("Authorization", await bearerFor(mine.user));
+          headers.set("Idempotency-Key", `contract-${operationKey}`);
+          return new Request(base, { headers });
+        };
+        const operationKey = op.operationId.padEnd(16, "-");
+        const first = await expectDocumented(op, await api({ request: await withKey(), params: {}, context: {} }), `${label} keyed`);
+        const retry = await api({ request: await withKey(), params: {}, context: {} });
+        if (first < 300) expect(retry.headers.get("Idempotent-Replayed"), `${label} retried`).toBe("true");
+        expect(await expectDocumented(op, retry, `${label} retried`), `${label} retried`).toBe(first);
+        statuses.push(first);
+      }
       seen[label] = statuses;
     }
     console.log(`contract: ${Object.keys(seen).length} operations walked`);

@@ -16,6 +16,16 @@ import {
   apiUploadEzlynxExport,
   apiValues,
 } from "~/services/connections/connections-api.server";
+import {
+  apiGetFilters,
+  apiGetPrediction,
+  apiGetTaskCreation,
+  apiSaveFilters,
+  apiSavePrediction,
+  apiSaveTaskCreation,
+} from "~/services/connections/setup-steps-api.server";
+import { FILTER_DIMENSIONS } from "~/db/schema/connections";
+import { PreferenceSchema, predictionSchema } from "~/utils/setup-step-forms";
 import { getStorage } from "~/services/files/storage.server";
 import { ServiceError } from "~/services/platform/errors.server";
 import { connectionIdField, defineOperation, parseInput } from "~/utils/api.server";
@@ -274,4 +284,90 @@ export const ezlynxUploadCsv = defineOperation({
           .catch(() => {});
     }
   },
+});
+
+// The wizard's prediction, task-creation and filter-options steps as JSON, with the pages' rules
+// and guard (setup-steps-api.server.ts): an import can be set up entirely over the API.
+
+const stepErrors = [409, 422, 502];
+const PREFERENCE_EXAMPLE = {
+  window: "12 months",
+  thresholdPct: 10,
+  thresholdAmount: null,
+  actDaysBeforeExpiration: 60,
+  excludeFirstTerm: true,
+  excludeZeroPremium: true,
+};
+
+export const predictionGet = defineOperation({
+  method: "GET",
+  path: "/api/connections/{connectionId}/prediction",
+  tag,
+  errors: stepErrors,
+  summary: "The prediction step's forecast preferences (409 before the mapping is saved)",
+  input: byConnection,
+  run: async (ctx, input) => ({ data: await apiGetPrediction(ctx, input.connectionId) }),
+});
+
+export const predictionSave = defineOperation({
+  method: "PUT",
+  path: "/api/connections/{connectionId}/prediction",
+  tag,
+  errors: stepErrors,
+  summary: "Save the prediction step: preferences for all lines, optionally one per line of business",
+  input: z
+    .object({ connectionId: connectionIdField, preferences: predictionSchema(PreferenceSchema.optional()) })
+    .meta({ examples: [{ preferences: { all: PREFERENCE_EXAMPLE, HOME: { ...PREFERENCE_EXAMPLE, thresholdPct: 15 } } }] }),
+  run: async (ctx, input) => ({ data: await apiSavePrediction(ctx, input) }),
+});
+
+export const taskCreationGet = defineOperation({
+  method: "GET",
+  path: "/api/connections/{connectionId}/task-creation",
+  tag,
+  errors: stepErrors,
+  summary: "The task-creation step's setting and the employees, activity codes and work groups it chooses from",
+  input: byConnection,
+  run: async (ctx, input) => ({ data: await apiGetTaskCreation(ctx, input.connectionId) }),
+});
+
+export const taskCreationSave = defineOperation({
+  method: "PUT",
+  path: "/api/connections/{connectionId}/task-creation",
+  tag,
+  errors: stepErrors,
+  summary: "Save the task-creation step (409 before the prediction step is saved)",
+  description:
+    "setting: { enabled, assigneeRule (producer, csr or fixed), fixedEmployeeAccountId, activityCode, workGroup, dueDaysBeforeExpiration }, checked as the page checks it.",
+  input: z
+    .object({ connectionId: connectionIdField, setting: cleanJson() })
+    .meta({ examples: [{ setting: { enabled: true, assigneeRule: "producer", dueDaysBeforeExpiration: 30 } }] }),
+  run: async (ctx, input) => ({ data: await apiSaveTaskCreation(ctx, input) }),
+});
+
+export const filterOptionsGet = defineOperation({
+  method: "GET",
+  path: "/api/connections/{connectionId}/filter-options",
+  tag,
+  errors: stepErrors,
+  summary: "The filter-options step: per dimension, the source's values and whether each is imported",
+  input: byConnection,
+  run: async (ctx, input) => ({ data: await apiGetFilters(ctx, input.connectionId) }),
+});
+
+export const filterOptionsSave = defineOperation({
+  method: "PUT",
+  path: "/api/connections/{connectionId}/filter-options",
+  tag,
+  errors: stepErrors,
+  summary: "Save the filter-options step, which completes the setup (then start-etl runs the import)",
+  description:
+    "included: the values to import per dimension (linesOfBusiness, states, carriers, statuses); a dimension left out keeps all its values.",
+  input: z
+    .object({
+      connectionId: connectionIdField,
+      included: z.partialRecord(z.enum(FILTER_DIMENSIONS), z.array(z.string().max(200)).max(1000)).default({}),
+    })
+    .meta({ examples: [{ included: { linesOfBusiness: ["HOME", "AUTO"] } }] }),
+  run: async (ctx, input) => ({ data: await apiSaveFilters(ctx, input) }),
 });

@@ -180,6 +180,22 @@ describe("/api/openapi.json: the contract every operation keeps", () => {
       // The agency itself, with its own ids.
       const own = requestFor(path, method, op, await bearerFor(mine.user));
       statuses.push(await expectDocumented(op, await api({ request: own.request, params: {}, context: {} }), `${label} by its agency`));
+      // A paginated list takes limit and cursor: limit=1 answers one row at most and a nextCursor that continues.
+      if (op.parameters?.some((p) => p.in === "query" && p.name === "cursor")) {
+        const paged = async (query: string) => {
+          const { request } = requestFor(path, method, op, await bearerFor(mine.user));
+          const url = new URL(request.url);
+          for (const [k, v] of new URLSearchParams(query)) url.searchParams.set(k, v);
+          return api({ request: new Request(url, { headers: request.headers }), params: {}, context: {} });
+        };
+        const first = await paged("limit=1");
+        const body = (await first.clone().json()) as { data?: { nextCursor?: string | null } };
+        expect(await expectDocumented(op, first, `${label} limit=1`), `${label} limit=1`).toBe(200);
+        expect(body.data, `${label} nextCursor`).toHaveProperty("nextCursor");
+        if (body.data?.nextCursor)
+          expect(await expectDocumented(op, await paged(`limit=1&cursor=${body.data.nextCursor}`), `${label} next`)).toBe(200);
+        expect(await expectDocumented(op, await paged("cursor=%21"), `${label} bad cursor`), `${label} bad cursor`).toBe(400);
+      }
       // A creating POST takes an Idempotency-Key: a retry answers as the first did.
       if (op.parameters?.some((p) => p.in === "header" && p.name === "Idempotency-Key")) {
         const keyed = () => {

@@ -50,6 +50,7 @@ export const carriersInvalidCreds = defineOperation({
 });
 
 export const carriersAddCarrier = defineOperation({
+  idempotent: true,
   method: "POST",
   path: "/api/carriers/tenant/add-carrier",
   tag,

@@ -16,9 +16,18 @@ import {
   apiUploadEzlynxExport,
   apiValues,
 } from "~/services/connections/connections-api.server";
+import {
+  apiGetFilters,
+  apiGetPrediction,
+  apiGetTaskCreation,
+  apiSaveFilters,
+  apiSavePrediction,
+  apiSaveTaskCreation,
+} from "~/services/connections/setup-steps-api.server";
+import { FILTER_DIMENSIONS } from "~/db/schema/connections";
+import { PreferenceSchema, predictionSchema } from "~/utils/setup-step-forms";
 import { getStorage } from "~/services/files/storage.server";
 import { ServiceError } from "~/services/platform/errors.server";
-import { FORM_TOKEN_FIELD, applyOnce } from "~/services/platform/idempotency.server";
 import { connectionIdField, defineOperation, parseInput } from "~/utils/api.server";
 import { readExportUpload } from "~/utils/export-upload.server";
 import { problem } from "~/utils/problem.server";
@@ -246,6 +255,7 @@ export const ezlynxUploadCsv = defineOperation({
   errors: [422, 502],
   summary: "Upload an EZLynx export (multipart/form-data: file, connectionId or name)",
   from: "multipart",
+  idempotent: true,
   run: async (ctx, _input, request) => {
     if (!(request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
       throw problem(415, "Send the export as multipart/form-data, in a field named file.");
@@ -255,35 +265,17 @@ export const ezlynxUploadCsv = defineOperation({
     let used = false;
     try {
       if (upload.error || !upload.file) throw new ServiceError(upload.error ?? "Attach the export in a field named file.", 400, "file");
-      const idempotencyKey = request.headers.get("Idempotency-Key");
-      if (idempotencyKey !== null && (idempotencyKey.length < 16 || idempotencyKey.length > 200)) {
-        throw new ServiceError("Idempotency-Key must be 16 to 200 characters.", 400);
-      }
       const text = (name: string) => {
         const value = upload.formData.get(name);
         return typeof value === "string" && value !== "" ? value : undefined;
       };
       const input = parseInput(uploadFields, { connectionId: text("connectionId"), name: text("name") });
-      const file = upload.file;
-      let applied = false;
-      const apply = () => {
-        applied = true;
-        return apiUploadEzlynxExport(ctx, { connectionId: input.connectionId ?? null, name: input.name ?? null, file });
-      };
-      let data;
-      if (idempotencyKey === null) {
-        data = await apply();
-      } else {
-        // The tenant is part of the token: another agency's request with the same key is its own.
-        const replayKey = new FormData();
-        replayKey.set(FORM_TOKEN_FIELD, `${ctx.tenantId}:${idempotencyKey}`);
-        replayKey.set("connectionId", input.connectionId ?? "");
-        replayKey.set("name", input.name ?? "");
-        replayKey.set("file", `${file.name}:${file.bytes}`);
-        data = await applyOnce(ctx.db, { scope: "POST /api/connections/ezlynx/upload-csv", formData: replayKey }, apply);
-      }
-      // Answered from the first of two identical requests: these bytes are not used.
-      used = applied;
+      const data = await apiUploadEzlynxExport(ctx, {
+        connectionId: input.connectionId ?? null,
+        name: input.name ?? null,
+        file: upload.file,
+      });
+      used = true;
       return { data };
     } finally {
       if (!used && upload.file)
@@ -292,4 +284,90 @@ export const ezlynxUploadCsv = defineOperation({
           .catch(() => {});
     }
   },
+});
+
+// The wizard's prediction, task-creation and filter-options steps as JSON, with the pages' rules
+// and guard (setup-steps-api.server.ts): an import can be set up entirely over the API.
+
+const stepErrors = [409, 422, 502];
+const PREFERENCE_EXAMPLE = {
+  window: "12 months",
+  thresholdPct: 10,
+  thresholdAmount: null,
+  actDaysBeforeExpiration: 60,
+  excludeFirstTerm: true,
+  excludeZeroPremium: true,
+};
+
+export const predictionGet = defineOperation({
+  method: "GET",
+  path: "/api/connections/{connectionId}/prediction",
+  tag,
+  errors: stepErrors,
+  summary: "The prediction step's forecast preferences (409 before the mapping is saved)",
+  input: byConnection,
+  run: async (ctx, input) => ({ data: await apiGetPrediction(ctx, input.connectionId) }),
+});
+
+export const predictionSave = defineOperation({
+  method: "PUT",
+  path: "/api/connections/{connectionId}/prediction",
+  tag,
+  errors: stepErrors,
+  summary: "Save the prediction step: preferences for all lines, optionally one per line of business",
+  input: z
+    .object({ connectionId: connectionIdField, preferences: predictionSchema(PreferenceSchema.optional()) })
+    .meta({ examples: [{ preferences: { all: PREFERENCE_EXAMPLE, HOME: { ...PREFERENCE_EXAMPLE, thresholdPct: 15 } } }] }),
+  run: async (ctx, input) => ({ data: await apiSavePrediction(ctx, input) }),
+});
+
+export const taskCreationGet = defineOperation({
+  method: "GET",
+  path: "/api/connections/{connectionId}/task-creation",
+  tag,
+  errors: stepErrors,
+  summary: "The task-creation step's setting and the employees, activity codes and work groups it chooses from",
+  input: byConnection,
+  run: async (ctx, input) => ({ data: await apiGetTaskCreation(ctx, input.connectionId) }),
+});
+
+export const taskCreationSave = defineOperation({
+  method: "PUT",
+  path: "/api/connections/{connectionId}/task-creation",
+  tag,
+  errors: stepErrors,
+  summary: "Save the task-creation step (409 before the prediction step is saved)",
+  description:
+    "setting: { enabled, assigneeRule (producer, csr or fixed), fixedEmployeeAccountId, activityCode, workGroup, dueDaysBeforeExpiration }, checked as the page checks it.",
+  input: z
+    .object({ connectionId: connectionIdField, setting: cleanJson() })
+    .meta({ examples: [{ setting: { enabled: true, assigneeRule: "producer", dueDaysBeforeExpiration: 30 } }] }),
+  run: async (ctx, input) => ({ data: await apiSaveTaskCreation(ctx, input) }),
+});
+
+export const filterOptionsGet = defineOperation({
+  method: "GET",
+  path: "/api/connections/{connectionId}/filter-options",
+  tag,
+  errors: stepErrors,
+  summary: "The filter-options step: per dimension, the source's values and whether each is imported",
+  input: byConnection,
+  run: async (ctx, input) => ({ data: await apiGetFilters(ctx, input.connectionId) }),
+});
+
+export const filterOptionsSave = defineOperation({
+  method: "PUT",
+  path: "/api/connections/{connectionId}/filter-options",
+  tag,
+  errors: stepErrors,
+  summary: "Save the filter-options step, which completes the setup (then start-etl runs the import)",
+  description:
+    "included: the values to import per dimension (linesOfBusiness, states, carriers, statuses); a dimension left out keeps all its values.",
+  input: z
+    .object({
+      connectionId: connectionIdField,
+      included: z.partialRecord(z.enum(FILTER_DIMENSIONS), z.array(z.string().max(200)).max(1000)).default({}),
+    })
+    .meta({ examples: [{ included: { linesOfBusiness: ["HOME", "AUTO"] } }] }),
+  run: async (ctx, input) => ({ data: await apiSaveFilters(ctx, input) }),
 });

@@ -12,6 +12,7 @@ import { DomainConfigSchema, FILE_DOMAINS, FILE_STATUSES } from "~/utils/file-op
 import { problem } from "~/utils/problem.server";
 import { receiveFileUpload } from "~/utils/upload.server";
 import { singleLineText } from "~/utils/schemas";
+import { cursorQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from "~/utils/cursor.server";
 
 // Seed §7 Files calls: the same services as /files, /files/:id, /files/config and the report page.
 
@@ -26,10 +27,12 @@ const filters = {
   domain: z.enum(FILE_DOMAINS, { error: `domain is one of ${FILE_DOMAINS.join(", ")}.` }).optional(),
   sort: z.enum(["newest", "oldest"], { error: "sort is newest or oldest." }).default("newest"),
   page,
+  ...cursorQuery,
 };
 const fileIdQuery = z.object({ fileId: z.string({ error: "fileId is required." }) });
 
 export const filesUpload = defineOperation({
+  idempotent: true,
   method: "POST",
   path: "/api/files",
   tag,
@@ -61,7 +64,11 @@ const list = (path: string, view: "mine" | "all", summary: string) =>
     run: async (ctx, input) => ({ data: await listFiles(ctx, { view, ...input }) }),
   });
 
-export const filesAll = list("/api/files", "all", "The agency's files, filtered, sorted and paged (10 a page)");
+export const filesAll = list(
+  "/api/files",
+  "all",
+  `The agency's files, filtered, sorted and paged: limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page), or page (10 a page)`,
+);
 export const filesMine = list("/api/files/mine", "mine", "The files the caller uploaded");
 
 export const filesByDomain = defineOperation({

@@ -52,6 +52,15 @@ function describe(op: ApiOperation) {
     required: true,
     schema: properties[name] ?? { type: "string" },
   }));
+  if (op.auth !== "gone" && op.idempotent) {
+    parameters.push({
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description: "16 to 200 characters: a retry with the same key and body answers the first outcome; another body is a 422.",
+      schema: { type: "string", minLength: 16, maxLength: 200 },
+    });
+  }
   const from = op.from ?? (op.method === "GET" ? "query" : "body");
   const fields = Object.fromEntries(Object.entries(properties).filter(([name]) => !names.includes(name)));
   const fieldsRequired = [...required].filter((name) => !names.includes(name));
@@ -102,6 +111,7 @@ function describe(op: ApiOperation) {
   if (op.auth !== "gone" && op.auth !== "none") [401, 403, 429].forEach((s) => errors.add(s));
   if (op.auth !== "gone" && op.method !== "GET") [409, 413, 415].forEach((s) => errors.add(s));
   for (const s of op.auth === "gone" ? [] : (op.errors ?? [])) errors.add(s);
+  if (op.auth !== "gone" && op.idempotent) errors.add(422);
   return {
     operationId: `${op.method.toLowerCase()}${op.path.replace(/^\/api/, "").replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
     summary: op.summary,

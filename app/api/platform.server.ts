@@ -31,6 +31,7 @@ export const notificationsList = defineOperation({
 });
 
 export const notificationsCreateGroup = defineOperation({
+  idempotent: true,
   method: "POST",
   path: "/api/notifications/create/group",
   tag: "Notifications",
@@ -52,6 +53,7 @@ export const notificationsCreateGroup = defineOperation({
 });
 
 export const deepLinkCreate = defineOperation({
+  idempotent: true,
   method: "POST",
   path: "/api/deeplinks",
   tag: "Notifications",

@@ -150,6 +150,7 @@ export const qoutes = quotesOf("/api/qoutes");
 export const quotes = quotesOf("/api/quotes");
 
 export const policiesRemarket = defineOperation({
+  idempotent: true,
   method: "POST",
   path: "/api/policies/remarket",
   tag: "Re-marketing",

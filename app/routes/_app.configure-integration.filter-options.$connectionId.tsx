@@ -2,7 +2,6 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
 import { PostForm } from "~/components/forms";
 import { Notice } from "~/components/ui/alert-pill";
 import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
@@ -11,6 +10,7 @@ import { scanSource } from "~/services/connections/connection-scan.server";
 import { connectorOf, saveFilters } from "~/services/connections/connections.server";
 import { LOB_LABELS, STATUS_LABELS, defaultExclusions } from "~/services/connections/mapping/values";
 import { applyFormOnce } from "~/utils/forms.server";
+import { excludedFilters, FILTER_TITLES, FiltersSchema } from "~/utils/setup-step-forms";
 import { stepRoute } from "~/utils/setup-steps";
 import { replyInvalid } from "~/utils/submission.server";
 import { requireWizardStep } from "~/utils/wizard.server";
@@ -21,38 +21,11 @@ export const meta: MetaFunction = () => [{ title: "Filter options | Remarket" }]
 // Seed connections/etl-filter-values: the distinct lines, states, carriers and statuses in the
 // source as checkbox lists; only ticked values are imported. Plain checkboxes: no JavaScript needed.
 
-const TITLES: Record<FilterDimension, string> = {
-  linesOfBusiness: "Lines of business",
-  states: "States",
-  carriers: "Carriers",
-  statuses: "Policy statuses",
-};
-
 function labelFor(dimension: FilterDimension, value: string) {
   if (dimension === "linesOfBusiness") return `${value} — ${LOB_LABELS[value as keyof typeof LOB_LABELS] ?? value}`;
   if (dimension === "statuses") return STATUS_LABELS[value as keyof typeof STATUS_LABELS] ?? value;
   return value;
 }
-
-/**
- * Per dimension, the values offered (hidden `offered:<dimension>`) and those ticked (`<dimension>`
- * checkboxes); what was offered and not ticked is excluded. A dimension with values needs one ticked.
- */
-const FiltersSchema = z
-  .object(
-    Object.fromEntries(
-      FILTER_DIMENSIONS.flatMap((d) => [
-        [d, z.array(z.string()).default([])],
-        [`offered:${d}`, z.array(z.string()).default([])],
-      ]),
-    ) as Record<string, z.ZodDefault<z.ZodArray<z.ZodString>>>,
-  )
-  .superRefine((form, ctx) => {
-    for (const d of FILTER_DIMENSIONS) {
-      if (form[`offered:${d}`].length > 0 && form[d].length === 0)
-        ctx.addIssue({ code: "custom", path: [d], message: `Tick at least one of the ${TITLES[d].toLowerCase()}.` });
-    }
-  });
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { ctx, connection } = await requireWizardStep(request, context, params.connectionId, "FILTER_OPTIONS");
@@ -68,7 +41,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       valid: scan.valid,
       dimensions: FILTER_DIMENSIONS.map((d) => ({
         id: d,
-        title: TITLES[d],
+        title: FILTER_TITLES[d],
         values: scan.filterValues[d].map((v) => ({ ...v, label: labelFor(d, v.value), checked: !excluded[d]?.includes(v.value) })),
       })),
     };
@@ -82,13 +55,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: FiltersSchema });
   if (submission.status !== "success") return replyInvalid(submission);
-  const form = submission.value;
-  const excluded = Object.fromEntries(
-    FILTER_DIMENSIONS.map((d) => {
-      const ticked = new Set(form[d]);
-      return [d, form[`offered:${d}`].filter((v) => !ticked.has(v)).slice(0, 1000)];
-    }),
-  ) as Record<FilterDimension, string[]>;
+  const excluded = excludedFilters(submission.value);
   return applyFormOnce(request, formData, async () => {
     await saveFilters(ctx, connection, { excluded });
     return redirect(stepRoute("COMPLETED", connection.id, connection.integrationId));

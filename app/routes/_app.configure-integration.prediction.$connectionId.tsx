@@ -3,7 +3,6 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { moneyField } from "~/utils/money-input";
 import { PostForm } from "~/components/forms";
 import { Notice } from "~/components/ui/alert-pill";
 import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
@@ -17,7 +16,8 @@ import {
 } from "~/services/renewals/forecast-preferences.server";
 import { LOB_LABELS } from "~/services/connections/mapping/values";
 import { applyFormOnce } from "~/utils/forms.server";
-import { codeToPeriodLabel, periodToCode } from "~/utils/format";
+import { codeToPeriodLabel } from "~/utils/format";
+import { PreferenceSchema, predictionSchema, toForecastPreferences } from "~/utils/setup-step-forms";
 import { ALL_LINES_ID as ALL_LINES } from "~/utils/renewals";
 import { stepRoute } from "~/utils/setup-steps";
 import { replyInvalid } from "~/utils/submission.server";
@@ -28,19 +28,6 @@ export const meta: MetaFunction = () => [{ title: "Prediction | Remarket" }];
 // Seed forecast-preferences/{forecast_object_id}: one preference for all lines, and optionally
 // one per line of business. Saved through the forecast-preferences contract.
 
-const PreferenceSchema = z.object({
-  window: z.enum(["6 months", "12 months"], { error: "Choose 6 or 12 months." }),
-  thresholdPct: z.number({ error: "Enter a percentage." }).min(0, "Use 0 or more.").max(1000, "Use at most 1000 %."),
-  thresholdAmount: moneyField("Increase", { optional: true, max: 1_000_000 }),
-  actDaysBeforeExpiration: z
-    .number({ error: "Enter a number of days." })
-    .int("Use whole days.")
-    .min(1, "Use 1 day or more.")
-    .max(365, "Use at most 365 days."),
-  excludeFirstTerm: z.boolean().default(false),
-  excludeZeroPremium: z.boolean().default(false),
-});
-
 // A line's fieldset counts only when its "own settings" box is ticked; otherwise 'all' applies to it.
 const LinePreferenceSchema = z.preprocess(
   (v) => (v && typeof v === "object" && "own" in v && v.own === "on" ? v : undefined),
@@ -48,13 +35,7 @@ const LinePreferenceSchema = z.preprocess(
 );
 
 /** The form's fields are named `<forecast object>.<setting>` (`all.window`, `HOME.thresholdPct`): one fieldset each. */
-const PredictionSchema = z.object({
-  [ALL_LINES]: PreferenceSchema,
-  ...(Object.fromEntries(LINES_OF_BUSINESS.map((line) => [line, LinePreferenceSchema])) as Record<
-    (typeof LINES_OF_BUSINESS)[number],
-    typeof LinePreferenceSchema
-  >),
-});
+const PredictionSchema = predictionSchema(LinePreferenceSchema);
 
 type Settings = {
   window: string;
@@ -103,21 +84,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: PredictionSchema });
   if (submission.status !== "success") return replyInvalid(submission);
-  const prefs: ForecastPreference[] = Object.entries(submission.value).flatMap(([forecastObjectId, v]) =>
-    v
-      ? [
-          {
-            forecastObjectId,
-            window: periodToCode(v.window, "yr"),
-            thresholdPct: v.thresholdPct,
-            thresholdAmount: v.thresholdAmount,
-            actDaysBeforeExpiration: v.actDaysBeforeExpiration,
-            excludeFirstTerm: v.excludeFirstTerm,
-            excludeZeroPremium: v.excludeZeroPremium,
-          },
-        ]
-      : [],
-  );
+  const prefs: ForecastPreference[] = toForecastPreferences(submission.value);
   return applyFormOnce(request, formData, async () => {
     for (const pref of prefs) await saveForecastPreference(ctx, pref);
     await markStepSaved(ctx, connection, "TASK_CREATION");

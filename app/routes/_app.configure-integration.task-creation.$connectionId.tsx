@@ -11,6 +11,7 @@ import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
 import { addTaskOption, listTaskOptions, markStepSaved, removeTaskOption } from "~/services/connections/connections.server";
 import { getTaskCreationSetting, saveTaskCreationSetting } from "~/services/connections/task-settings.server";
 import { applyFormOnce } from "~/utils/forms.server";
+import { taskSettingSchema, toTaskCreationSetting } from "~/utils/setup-step-forms";
 import { stepRoute } from "~/utils/setup-steps";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 import { requireWizardStep } from "~/utils/wizard.server";
@@ -20,29 +21,7 @@ export const meta: MetaFunction = () => [{ title: "Task creation | Remarket" }];
 
 const KINDS = ["employee", "activity_code", "work_group"] as const;
 
-/** The step's settings; a fixed employee must be one of the connection's listed employees. */
-const settingSchema = (employeeIds: string[]) =>
-  z
-    .object({
-      intent: z.literal("save"),
-      enabled: z.boolean().default(false),
-      assigneeRule: z.enum(["producer", "csr", "fixed"], { error: "Choose who gets the task." }),
-      fixedEmployeeAccountId: z
-        .string()
-        .optional()
-        .refine((id) => id === undefined || employeeIds.includes(id), "Choose one of the listed employees."),
-      activityCode: singleLineText().max(50).optional(),
-      workGroup: singleLineText().max(50).optional(),
-      dueDaysBeforeExpiration: z
-        .number({ error: "Enter a number of days." })
-        .int("Use whole days.")
-        .min(0, "Use 0 or more.")
-        .max(365, "Use at most 365 days."),
-    })
-    .refine((v) => v.assigneeRule !== "fixed" || Boolean(v.fixedEmployeeAccountId), {
-      message: "Choose the employee.",
-      path: ["fixedEmployeeAccountId"],
-    });
+const settingSchema = (employeeIds: string[]) => taskSettingSchema(employeeIds, { intent: z.literal("save") });
 
 const AddSchema = z.object({
   intent: z.literal("add"),
@@ -92,14 +71,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         await removeTaskOption(ctx, connection, input);
         return redirect(here);
       }
-      await saveTaskCreationSetting(ctx, connection.id, {
-        enabled: input.enabled,
-        assigneeRule: input.assigneeRule,
-        fixedEmployeeAccountId: input.assigneeRule === "fixed" ? input.fixedEmployeeAccountId || null : null,
-        activityCode: input.activityCode || null,
-        workGroup: input.workGroup || null,
-        dueDaysBeforeExpiration: input.dueDaysBeforeExpiration,
-      });
+      await saveTaskCreationSetting(ctx, connection.id, toTaskCreationSetting(input));
       await markStepSaved(ctx, connection, "FILTER_OPTIONS");
       return redirect(stepRoute("FILTER_OPTIONS", connection.id, connection.integrationId));
     });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import { describeError } from "~/db/errors.server";
 import { getEnv } from "~/env.server";
@@ -7,6 +8,12 @@ import { ConnectorError, UnreadableExportError } from "~/services/connections/co
 import type { TenantContext } from "~/services/platform/context.server";
 import { ServiceError, asServiceError } from "~/services/platform/errors.server";
 import { log } from "~/services/platform/log.server";
+import {
+  IDEMPOTENCY_KEY_MAX,
+  IDEMPOTENCY_KEY_MIN,
+  IdempotencyKeyReusedError,
+  replayApiRequest,
+} from "~/services/platform/idempotency.server";
 import { requireApiContext, type ApiAuth } from "./api-auth.server";
 import { isProblem, problem } from "./problem.server";
 
@@ -40,6 +47,7 @@ export async function jsonRoute(args: RouteArgs, methods: readonly Method[], run
 async function problemFor(error: unknown, { request, context }: RouteArgs): Promise<Response> {
   const serviceError = asServiceError(error);
   if (serviceError) return problem(serviceError.status, serviceError.message, { errors: serviceError.fieldErrors });
+  if (error instanceof IdempotencyKeyReusedError) return problem(422, error.message);
   if (error instanceof InvalidCredentialsError) return problem(502, "The source refused the saved credentials.");
   if (error instanceof UnreadableExportError) return problem(422, `The export could not be read: ${error.message}`);
   if (error instanceof ConnectorError || error instanceof ApiError || error instanceof ApiTimeoutError) {
@@ -129,6 +137,11 @@ type Common<S extends z.ZodType> = {
   status?: 200 | 201 | 204;
   /** A success body that is not JSON (a download, an HTML report). */
   produces?: string;
+  /**
+   * A creating POST: an `Idempotency-Key` header makes a retry answer the first outcome (same
+   * body) or a 422 (another body), per tenant and user. One mechanism for every such operation.
+   */
+  idempotent?: boolean;
   /** Failure statuses the reference lists beyond the usual ones (400, 401, 403, 404, 405, 500; 409, 413, 415 on writes). */
   errors?: number[];
 };
@@ -159,6 +172,9 @@ export function serveApi(args: RouteArgs & { params?: Record<string, string | un
   return jsonRoute(args, [op.method], async () => {
     if (op.auth === "gone") throw problem(410, op.gone);
     const ctx = op.auth === "none" ? null : await requireApiContext(args.request);
+    const key = op.idempotent && ctx ? idempotencyKeyOf(args.request) : null;
+    // The body's bytes fingerprint an idempotent request: hashed first, from a copy, as the original is read below.
+    const fingerprint = key ? await fingerprintOf(args.request) : "";
     const from = op.from ?? (op.method === "GET" ? "query" : "body");
     const raw =
       from === "query"
@@ -168,11 +184,53 @@ export function serveApi(args: RouteArgs & { params?: Record<string, string | un
           : {};
     const params = Object.fromEntries(Object.entries(args.params ?? {}).filter(([key]) => key !== "*"));
     const input = parseInput(op.input ?? z.object({}), { ...raw, ...params });
-    const body = await (op.run as (ctx: ApiContext | null, input: unknown, request: Request) => Promise<unknown>)(ctx, input, args.request);
-    if (body instanceof Response) return body;
-    if (op.status === 204) return new Response(null, { status: 204 });
-    return Response.json(body, { status: op.status ?? 200 });
+    const execute = async () => {
+      const body = await (op.run as (ctx: ApiContext | null, input: unknown, request: Request) => Promise<unknown>)(
+        ctx,
+        input,
+        args.request,
+      );
+      return body instanceof Response ? body : { status: op.status ?? 200, body };
+    };
+    if (!key || !ctx) return answer(await execute());
+    const outcome = await replayApiRequest(
+      ctx.db,
+      { tenantId: ctx.tenantId, userId: ctx.userId, operation: `${op.method} ${op.path}`, key, fingerprint },
+      async () => {
+        const result = await execute();
+        // Only JSON successes are kept; a Response of its own (a problem) is not stored, so a retry may apply.
+        if (result instanceof Response) throw result;
+        return result;
+      },
+    );
+    const response = answer(outcome);
+    if (outcome.replayed) response.headers.set("Idempotent-Replayed", "true");
+    return response;
   });
+}
+
+function answer(result: Response | { status: number; body: unknown }) {
+  if (result instanceof Response) return result;
+  if (result.status === 204) return new Response(null, { status: 204 });
+  return Response.json(result.body, { status: result.status });
+}
+
+/** A digest of the body; a multipart body's random boundary is left out, so a rebuilt form of the same fields matches. */
+async function fingerprintOf(request: Request) {
+  const bytes = Buffer.from(await request.clone().arrayBuffer()).toString("latin1");
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(request.headers.get("Content-Type") ?? "");
+  const canonical = boundary ? bytes.split(boundary[1] ?? boundary[2]!).join("") : bytes;
+  return createHash("sha256").update(canonical, "latin1").digest("hex");
+}
+
+/** The request's `Idempotency-Key` (null when absent); a malformed one is a 400. */
+function idempotencyKeyOf(request: Request) {
+  const key = request.headers.get("Idempotency-Key");
+  if (key === null) return null;
+  if (key.length < IDEMPOTENCY_KEY_MIN || key.length > IDEMPOTENCY_KEY_MAX) {
+    throw new ServiceError(`Idempotency-Key must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters.`, 400);
+  }
+  return key;
 }
 
 /** A 405 naming the methods the path takes (HEAD with GET). */

@@ -21,7 +21,7 @@ type Operation = {
   operationId: string;
   security: unknown[];
   deprecated?: boolean;
-  parameters?: { name: string; in: "path" | "query"; required: boolean }[];
+  parameters?: { name: string; in: "path" | "query" | "header"; required: boolean }[];
   requestBody?: { content: Record<string, { schema: Schema }> };
   responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
 };
@@ -194,6 +194,42 @@ describe("/api/openapi.json: the contract every operation keeps", () => {
         );
         if (method !== "GET") expect(status, `${label} by a read-only key`).toBe(403);
         statuses.push(status);
+      }
+      // A paginated list takes limit and cursor: limit=1 answers one row at most and a nextCursor that continues.
+      if (op.parameters?.some((p) => p.in === "query" && p.name === "cursor")) {
+        const paged = async (query: string) => {
+          const { request } = requestFor(path, method, op, await bearerFor(mine.user));
+          const url = new URL(request.url);
+          for (const [k, v] of new URLSearchParams(query)) url.searchParams.set(k, v);
+          return api({ request: new Request(url, { headers: request.headers }), params: {}, context: {} });
+        };
+        const first = await paged("limit=1");
+        const body = (await first.clone().json()) as { data?: { nextCursor?: string | null } };
+        expect(await expectDocumented(op, first, `${label} limit=1`), `${label} limit=1`).toBe(200);
+        expect(body.data, `${label} nextCursor`).toHaveProperty("nextCursor");
+        if (body.data?.nextCursor)
+          expect(await expectDocumented(op, await paged(`limit=1&cursor=${body.data.nextCursor}`), `${label} next`)).toBe(200);
+        expect(await expectDocumented(op, await paged("cursor=%21"), `${label} bad cursor`), `${label} bad cursor`).toBe(400);
+      }
+      // A creating POST takes an Idempotency-Key: a retry answers as the first did.
+      if (op.parameters?.some((p) => p.in === "header" && p.name === "Idempotency-Key")) {
+        const keyed = () => {
+          const { request } = requestFor(path, method, op, null);
+          return request;
+        };
+        const withKey = async () => {
+          const base = keyed();
+          const headers = new Headers(base.headers);
+          headers.set("Authorization", await bearerFor(mine.user));
+          headers.set("Idempotency-Key", `contract-${operationKey}`);
+          return new Request(base, { headers });
+        };
+        const operationKey = op.operationId.padEnd(16, "-");
+        const first = await expectDocumented(op, await api({ request: await withKey(), params: {}, context: {} }), `${label} keyed`);
+        const retry = await api({ request: await withKey(), params: {}, context: {} });
+        if (first < 300) expect(retry.headers.get("Idempotent-Replayed"), `${label} retried`).toBe("true");
+        expect(await expectDocumented(op, retry, `${label} retried`), `${label} retried`).toBe(first);
+        statuses.push(first);
       }
       seen[label] = statuses;
     }

@@ -467,6 +467,11 @@ describe("/api/connections/ezlynx/upload-csv", () => {
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.json.data.connection.id).not.toBe(first.json.data.connection.id);
 
+    // The same key with another body is refused, and applies nothing.
+    const changed = await upload({ file: { name: "book.csv", text: csv }, name: "Another office" }, auth, key);
+    expect(changed.status).toBe(422);
+    expect((await call(get(list), "/api/v2/connections", { auth })).json.data).toHaveLength(1);
+
     const short = await upload({ file: { name: "book.csv", text: csv } }, auth, { "Idempotency-Key": "short" });
     expect(short.status).toBe(400);
     expect(await storedExports(t.tenant.id)).toHaveLength(1);

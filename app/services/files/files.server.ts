@@ -3,7 +3,8 @@ import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from "drizzle-
 import type { DbOrTx } from "~/db/client.server";
 import { fileEvents, fileReports, files, jobs, users, type FileDomain, type FileExtension, type FileStatus } from "~/db/schema";
 import { clock, type TenantContext, type TxContext } from "../platform/context.server";
-import { NotFoundError } from "../platform/errors.server";
+import { decodeCursor, encodeCursor, LIST_LIMIT_DEFAULT } from "~/utils/cursor.server";
+import { NotFoundError, ServiceError } from "../platform/errors.server";
 import { CONTENT_TYPES } from "./file-types.server";
 import { enqueueJob } from "../platform/jobs.server";
 import { getStorage } from "./storage.server";
@@ -85,6 +86,9 @@ export type FileListFilters = {
   domain?: FileDomain;
   sort: "newest" | "oldest";
   page: number;
+  /** Keyset paging (the API): at most `limit` rows after `cursor`; `page` is then ignored. */
+  limit?: number;
+  cursor?: string;
 };
 
 /** The tenant's files (or the user's own: seed files/mine), filtered, sorted and paged on the server. */
@@ -95,6 +99,20 @@ export async function listFiles(ctx: TenantContext, filters: FileListFilters) {
   if (filters.domain) conditions.push(eq(files.domain, filters.domain));
   const where = and(...conditions);
   const [{ total }] = await ctx.db.select({ total: count() }).from(files).where(where);
+  // Milliseconds, as a cursor carries them: rows of the same millisecond are ordered by id.
+  const createdMs = sql`date_trunc('milliseconds', ${files.createdAt})`;
+  const keyset = filters.limit !== undefined || filters.cursor !== undefined;
+  const size = keyset ? (filters.limit ?? LIST_LIMIT_DEFAULT) : FILES_PAGE_SIZE;
+  const after = filters.cursor ? decodeCursor(filters.cursor) : null;
+  const afterAt = after ? new Date(after.key) : null;
+  if (after && afterAt && !Number.isNaN(afterAt.getTime())) {
+    const at = afterAt.toISOString();
+    conditions.push(
+      filters.sort === "oldest"
+        ? sql`(${createdMs} > ${at}::timestamptz or (${createdMs} = ${at}::timestamptz and ${files.id} > ${after.id}))`
+        : sql`(${createdMs} < ${at}::timestamptz or (${createdMs} = ${at}::timestamptz and ${files.id} > ${after.id}))`,
+    );
+  } else if (after) throw new ServiceError("cursor is not one this API gave.", 400, "cursor");
   const rows = await ctx.db
     .select({
       id: files.id,
@@ -109,10 +127,14 @@ export async function listFiles(ctx: TenantContext, filters: FileListFilters) {
     })
     .from(files)
     .leftJoin(users, eq(users.id, files.uploadedBy))
-    .where(where)
-    .orderBy(filters.sort === "oldest" ? asc(files.createdAt) : desc(files.createdAt), asc(files.id))
-    .limit(FILES_PAGE_SIZE)
-    .offset((filters.page - 1) * FILES_PAGE_SIZE);
+    .where(and(...conditions))
+    .orderBy(filters.sort === "oldest" ? asc(createdMs) : desc(createdMs), asc(files.id))
+    .limit(size + 1)
+    .offset(keyset ? 0 : (filters.page - 1) * FILES_PAGE_SIZE);
+  const more = rows.length > size;
+  if (more) rows.pop();
+  const last = rows.at(-1);
+  const nextCursor = more && last ? encodeCursor({ key: last.createdAt.toISOString(), id: last.id }) : null;
   const names = [...new Set(rows.map((r) => r.name))];
   const duplicates = names.length
     ? await ctx.db
@@ -124,6 +146,7 @@ export async function listFiles(ctx: TenantContext, filters: FileListFilters) {
   const byName = new Map(duplicates.map((d) => [d.name, d]));
   return {
     total: Number(total),
+    nextCursor,
     files: rows.map((r) => {
       const dup = byName.get(r.name);
       const copies = dup ? Number(dup.copies) : 1;

@@ -55,7 +55,7 @@ async function store(db: Db, key: string, outcome: StoredOutcome) {
   await db.update(idempotencyKeys).set({ status: "done", response: outcome }).where(eq(idempotencyKeys.key, key));
 }
 
-async function waitForOutcome(db: Db, key: string) {
+async function waitForOutcome(db: Db, key: string, fingerprint?: string) {
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   for (;;) {
     const [row] = await db
@@ -63,6 +63,13 @@ async function waitForOutcome(db: Db, key: string) {
       .from(idempotencyKeys)
       .where(eq(idempotencyKeys.key, key));
     if (!row) throw new Response("The first submission failed; please submit again.", { status: 409 });
+    if (
+      fingerprint !== undefined &&
+      row.response?.kind === "json" &&
+      (row.response.body as { fingerprint?: string } | null)?.fingerprint !== fingerprint
+    ) {
+      throw new IdempotencyKeyReusedError("This Idempotency-Key was used with another request body.");
+    }
     if (row.status === "done" && row.response) {
       const outcome = row.response;
       if (outcome.kind === "redirect") {
@@ -84,4 +91,56 @@ function canonicalFields(formData: FormData) {
     parts.push(`${name}=${typeof value === "string" ? value : `file:${value.name}:${value.size}`}`);
   }
   return parts.sort().join("&");
+}
+
+/** Shortest and longest `Idempotency-Key` header an API caller may send. */
+export const IDEMPOTENCY_KEY_MIN = 16;
+export const IDEMPOTENCY_KEY_MAX = 200;
+
+/** Thrown when a key is reused with another request body (the API answers 422). */
+export class IdempotencyKeyReusedError extends Error {}
+
+type ApiReplayInput = {
+  /** Who may replay: the tenant and the user (another caller's key is its own). */
+  tenantId: string;
+  userId: string;
+  /** The operation (`POST /api/...`): a key reused on another operation is another key. */
+  operation: string;
+  key: string;
+  /** A digest of the request body: the same key with another body is refused. */
+  fingerprint: string;
+};
+
+/**
+ * Run an API creation at most once per `Idempotency-Key`, scoped to tenant, user and operation.
+ * The same key with the same body answers the stored `{ status, body }`; with another body it
+ * throws IdempotencyKeyReusedError. Failures are not stored, so a retry may apply.
+ */
+export async function replayApiRequest(
+  db: Db,
+  input: ApiReplayInput,
+  run: () => Promise<{ status: number; body: unknown }>,
+): Promise<{ status: number; body: unknown; replayed: boolean }> {
+  const key = sha256(`api\n${input.tenantId}\n${input.userId}\n${input.operation}\n${input.key}`);
+  // The fingerprint is stored from the claim on, so a concurrent retry with another body is refused too.
+  const pending: StoredOutcome = { kind: "json", status: 0, body: { fingerprint: input.fingerprint } };
+  const claimed = await db
+    .insert(idempotencyKeys)
+    .values({ key, status: "pending", response: pending })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  if (claimed.length === 0) {
+    const stored = (await waitForOutcome(db, key, input.fingerprint)) as { fingerprint: string; body: unknown; status: number };
+    return { status: stored.status, body: stored.body, replayed: true };
+  }
+  let outcome: { status: number; body: unknown };
+  try {
+    outcome = await run();
+  } catch (thrown) {
+    await db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+    throw thrown;
+  }
+  const body = { fingerprint: input.fingerprint, status: outcome.status, body: outcome.body };
+  await store(db, key, { kind: "json", status: outcome.status, body });
+  return { ...outcome, replayed: false };
 }

@@ -230,6 +230,12 @@ export const saveMappingConfig = defineOperation({
           })
           .default({ lineOfBusiness: {}, status: {} }),
         preset: singleLineText().max(40).nullable().optional(),
+        identityRule: z
+          .enum(["newest", "per-name"], { error: 'mapping.identityRule is "newest" or "per-name".' })
+          .optional()
+          .describe(
+            'Rows sharing a customer number but naming different insureds: one customer with the newest row\'s details ("newest", the default) or one customer per insured ("per-name")',
+          ),
       },
       { error: "mapping is required." },
     ),

@@ -285,6 +285,26 @@ describe("/api/connections: the seed calls", () => {
     });
     expect(saved.status).toBe(200);
     expect(saved.json.data).toMatchObject({ scanned: 30, connectionId: fresh.id });
+    // The identity rule: chosen over the API as on the page, and kept when a later save leaves it out.
+    const perName = {
+      connectionId: fresh.id,
+      mapping: { object: "rows", fields: suggestion.json.data.suggested, identityRule: "per-name" },
+    };
+    expect((await call(post(saveConfig), "/api/mappings/save-config", { body: perName })).status).toBe(200);
+    expect(
+      (
+        await call(post(saveConfig), "/api/mappings/save-config", {
+          body: { ...perName, mapping: { ...perName.mapping, identityRule: undefined } },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await call(get(mapping), `/api/connections/salesforce/mapping?${q}`)).json.data.saved).toMatchObject({
+      identityRule: "per-name",
+    });
+    const wrongRule = await call(post(saveConfig), "/api/mappings/save-config", {
+      body: { ...perName, mapping: { ...perName.mapping, identityRule: "oldest" } },
+    });
+    expect(wrongRule.status).toBe(400);
     const filters = await call(get(filterValues), `/api/connections/etl-filter-values?${q}`);
     expect(filters.json.data.filterValues.linesOfBusiness.length).toBeGreaterThan(0);
     const people = await call(get(employeesEpic), `/api/connections/appliedepic/employee-accounts?${q}`);

@@ -224,6 +224,8 @@ export async function apiSaveMapping(ctx: Ctx, input: { connectionId: string; ma
   const saved: ConnectionMapping = {
     ...mapping,
     preset: mapping.preset ?? connection.mapping?.preset ?? getIntegration(connection.integrationId)?.preset ?? null,
+    // Left out, the connection keeps the rule it has.
+    identityRule: mapping.identityRule ?? connection.mapping?.identityRule,
   };
   const scan = await scanSource(connector, saved, { previewSize: 0, invalidSamples: 0 });
   await saveMapping(ctx, connection, saved, { producers: scan.producers, csrs: scan.csrs });

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { PostForm } from "~/components/forms";
-import { Card, ChangeText, FlagExplanation, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
+import { ChangeText } from "~/components/change-text";
+import { Card, FlagExplanation, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { Button } from "~/components/ui/button";
 import { useTimeZone } from "~/utils/use-time-zone";
 import { AlertPill } from "~/components/ui/alert-pill";

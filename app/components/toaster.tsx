@@ -1,8 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Toaster, toast as showToast } from "sonner";
-import { FormToken } from "~/components/forms";
-import { Notice } from "~/components/ui/alert-pill";
+import { FormToken, Notice } from "~/components/shell";
 import { useHydrated } from "~/utils/use-hydrated";
 
 type ToastUndo = { action: string; label: string; fields: { name: string; value: string }[] };

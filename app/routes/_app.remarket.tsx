@@ -1,13 +1,9 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { FORM_TOKEN_FIELD, PostForm } from "~/components/forms";
-import { InlineRetryNotice } from "~/components/network-status";
+import { FORM_TOKEN_FIELD, PostForm, InlineRetryNotice, Notice, Button, Modal } from "~/components/shell";
 import { Pagination } from "~/components/pagination";
 import { Card, FilterSelect, FlagExplanation, inputClass, tableClass, theadClass } from "~/components/renewals-ui";
-import { Notice } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
-import { Modal } from "~/components/ui/modal";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import worklistCss from "~/styles/worklist.css";
 // Types only: the page's dates and figures come as text from its loader (issue 14), so its browser
@@ -811,4 +807,4 @@ function WorklistRow({
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

@@ -1,9 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "@remix-run/react";
-import { GeneralErrorPage } from "~/components/error-page";
-import { HeldSubmissionNotice } from "~/components/network-status";
+import { GeneralErrorPage, HeldSubmissionNotice, RootShell, useRootData } from "~/components/shell";
 import { ProgressBar } from "~/components/progress-bar";
-import { RootShell, useRootData } from "~/components/root-shell";
 import { ToastArea } from "~/components/toaster";
 import tailwind from "~/tailwind.css";
 import { isConnectionError } from "~/utils/network";

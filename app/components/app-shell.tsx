@@ -1,7 +1,6 @@
 import type { KeyboardEvent, ReactNode } from "react";
-import { FormToken } from "~/components/forms";
+import { FormToken, OfflineIndicator } from "~/components/shell";
 import { InactivityModal } from "~/components/inactivity-modal";
-import { OfflineIndicator } from "~/components/network-status";
 import { Sidebar, sectionName } from "~/components/sidebar";
 import { Form, Link, useLocation } from "@remix-run/react";
 

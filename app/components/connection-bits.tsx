@@ -1,9 +1,6 @@
 import { useEffect, useState } from "react";
 import { useRevalidator } from "@remix-run/react";
-import { PostForm } from "~/components/forms";
-import { AlertPill } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
-import { Modal } from "~/components/ui/modal";
+import { PostForm, AlertPill, Button, Modal } from "~/components/shell";
 import { STATUS_LABELS } from "~/utils/integrations";
 
 type Status = keyof typeof STATUS_LABELS;

@@ -1,5 +1,5 @@
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
-import { ConnectionErrorNotice } from "~/components/network-status";
+import { ConnectionErrorNotice } from "~/components/shell";
 import { isConnectionError } from "~/utils/network";
 
 const messages: Record<number, { title: string; body: string }> = {

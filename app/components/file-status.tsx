@@ -1,5 +1,5 @@
 import type { FileStatus } from "~/db/schema";
-import { AlertPill } from "~/components/ui/alert-pill";
+import { AlertPill } from "~/components/shell";
 
 const tones: Record<FileStatus, "success" | "warning" | "error" | "neutral"> = {
   Uploaded: "neutral",

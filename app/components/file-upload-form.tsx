@@ -1,7 +1,6 @@
 import { Form, useNavigate } from "@remix-run/react";
 import { useRef, useState, type FormEvent } from "react";
-import { FormToken } from "~/components/forms";
-import { Button } from "~/components/ui/button";
+import { FormToken, Button } from "~/components/shell";
 import { ErrorList, SelectField, type Option } from "~/components/ui/field";
 import { formatBytes } from "~/utils/date-time";
 import { formatPercent } from "~/utils/format";

@@ -1,6 +1,6 @@
 import { Form, useRouteLoaderData, type FormProps } from "@remix-run/react";
 import { forwardRef, useState } from "react";
-import { InlineRetryNotice } from "~/components/network-status";
+import { InlineRetryNotice } from "~/components/shell";
 import type { loader as rootLoader } from "~/root";
 
 /** Name of the hidden one-time token field (kept in sync with services/platform/idempotency.server.ts). */

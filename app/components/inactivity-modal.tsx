@@ -1,8 +1,6 @@
 import { useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { FormToken } from "~/components/forms";
-import { Button } from "~/components/ui/button";
-import { Modal } from "~/components/ui/modal";
+import { FormToken, Button, Modal } from "~/components/shell";
 
 export const WARNING_MS = 60_000; // seed §9: inactivity warning 60 s before sign-out
 

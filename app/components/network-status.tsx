@@ -1,6 +1,6 @@
 import { useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
-import { Button } from "~/components/ui/button";
+import { Button } from "~/components/shell";
 import { CONNECTION_MESSAGE, getServerSnapshot, getSnapshot, isFailing, subscribe, type HeldSubmission } from "~/utils/network";
 import { useHydrated } from "~/utils/use-hydrated";
 

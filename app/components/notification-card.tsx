@@ -1,7 +1,6 @@
 import { Link, useFetcher, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { FormToken } from "~/components/forms";
-import { Button } from "~/components/ui/button";
+import { FormToken, Button } from "~/components/shell";
 import { cn } from "~/utils/cn";
 import { FAIL_FAST_FIELD } from "~/utils/network";
 import { useHydrated } from "~/utils/use-hydrated";

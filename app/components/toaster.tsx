@@ -2,8 +2,7 @@ import type { CSSProperties } from "react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Toaster, toast as showToast } from "sonner";
-import { FormToken } from "~/components/forms";
-import { Notice } from "~/components/ui/alert-pill";
+import { FormToken, Notice } from "~/components/shell";
 import { useHydrated } from "~/utils/use-hydrated";
 
 // sonner's rich colours through its own CSS variables, darker: its success green on its pale green

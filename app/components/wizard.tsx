@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { Button } from "~/components/ui/button";
+import { Button } from "~/components/shell";
 import { cn } from "~/utils/cn";
 import { editStepRoute, stepIndex, WIZARD_STEPS, type Step } from "~/utils/setup-steps";
 

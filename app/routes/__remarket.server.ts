@@ -1,6 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
-import { FLAG_STATUS_VALUES as FLAG_STATUSES } from "~/utils/renewals";
+import type { listWorklist } from "~/services/renewals/worklist.server";
+import { explainReason, plainReason } from "~/utils/flag-reason";
+import { formatDate, formatDateTime, formatMoney, formatNumber } from "~/utils/format";
+import { FLAG_STATUS_VALUES as FLAG_STATUSES, daysBetween } from "~/utils/renewals";
 import { multiLineText, singleLineText } from "~/utils/schemas";
 
 // The worklist's server side, in one module the route imports. Its schemas live here: the page
@@ -25,6 +28,9 @@ export { requireTenantContext } from "~/utils/auth.server";
 export { applyFormOnce } from "~/utils/forms.server";
 export { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
 export { redirectWithToast } from "~/utils/toast.server";
+// The action's messages are written on the server: passed on from here so that the route's
+// browser bundle does not load the formatting module (and date-fns with it).
+export { formatCount, formatDate, formatNumber } from "~/utils/format";
 
 const optionalText = singleLineText()
   .max(120)
@@ -85,4 +91,44 @@ function actionSchema(row: RegExpMatchArray | null, tomorrow: string) {
 /** The worklist form's submission, checked against the schema of the button that was pressed. */
 export function parseWorklistAction(formData: FormData, row: RegExpMatchArray | null, tomorrow: string) {
   return parseWithZod(formData, { schema: actionSchema(row, tomorrow) });
+}
+
+type WorklistRow = Awaited<ReturnType<typeof listWorklist>>["rows"][number];
+
+/**
+ * A worklist row as the page shows it: "why" in plain words plus the full record, and every date
+ * and figure already text (utils/format, as on the dashboard), so the page's browser bundle needs
+ * no formatting code (issue 14). The raw values stay for the row's data attributes.
+ */
+export function worklistRowView({ why, policyId: _policyId, ...row }: WorklistRow, today: string) {
+  const days = daysBetween(today, row.expirationDate);
+  const up = row.changePct > 0;
+  const down = row.changePct < 0;
+  return {
+    ...row,
+    reason: plainReason(why),
+    explain: explainReason(why),
+    shown: {
+      expires: formatDate(row.expirationDate),
+      due: days === 0 ? "today" : days === 1 ? "tomorrow" : days > 0 ? `in ${days} days` : `${-days} days ago`,
+      premium: `${formatMoney(row.currentPremium)} → ${formatMoney(row.renewalPremium)}`,
+      change: `${up ? "+" : down ? "−" : "±"}${formatNumber(Math.abs(row.changePct), 1)}% · ${row.changeAmount >= 0 ? "+" : "−"}${formatMoney(Math.abs(row.changeAmount))}`,
+      snoozedUntil: row.snoozedUntil ? formatDate(row.snoozedUntil) : null,
+    },
+  };
+}
+
+/** The page's other figures as text: the forecast's time in the agency's zone, quota and totals. */
+export function worklistFigures(
+  input: { computedAt: Date | string | null; total: number; allowance: { used: number; quota: number }; undoCount: number },
+  timeZone: string,
+) {
+  return {
+    computedAt: input.computedAt ? formatDateTime(input.computedAt, timeZone) : null,
+    total: formatNumber(input.total),
+    left: formatNumber(Math.max(0, input.allowance.quota - input.allowance.used)),
+    used: formatNumber(input.allowance.used),
+    quota: formatNumber(input.allowance.quota),
+    undoCount: formatNumber(input.undoCount),
+  };
 }

@@ -4,9 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { z } from "zod";
-import { PostForm, resultFor, useFormId } from "~/components/forms";
-import { AlertPill } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
+import { PostForm, resultFor, useFormId, AlertPill, Button } from "~/components/shell";
 import { getDb } from "~/db/client.server";
 import {
   extendTrial,
@@ -293,4 +291,4 @@ function RowNumberForm({
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

@@ -8,9 +8,7 @@ import { z } from "zod";
 import { SubscriptionCard } from "~/components/billing/subscription-card";
 import { UsageChart } from "~/components/billing/usage-chart";
 import { UsageMeter } from "~/components/billing/usage-meter";
-import { PostForm } from "~/components/forms";
-import { Notice } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
+import { PostForm, Notice, Button } from "~/components/shell";
 import { ErrorList, SelectField } from "~/components/ui/field";
 import { changePlan, getBillingOverview, openBillingPortal, startAddPaymentMethod } from "~/services/billing/billing.server";
 import { isServiceError } from "~/services/platform/errors.server";
@@ -236,4 +234,4 @@ function MonthlyUsage({
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

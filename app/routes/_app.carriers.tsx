@@ -3,10 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { PostForm, resultFor, useFormId } from "~/components/forms";
+import { PostForm, resultFor, useFormId, AlertPill, Notice, Button } from "~/components/shell";
 import { Card, FilterSelect, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
-import { AlertPill, Notice } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
 import { ErrorList } from "~/components/ui/field";
 import {
   addTenantCarrier,
@@ -435,4 +433,4 @@ function MergeForm() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

@@ -3,8 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { DisconnectControl, StatusPill, useAutoRefresh } from "~/components/connection-bits";
-import { PostForm } from "~/components/forms";
-import { Button } from "~/components/ui/button";
+import { PostForm, Button } from "~/components/shell";
 import { listConnections } from "~/services/connections/connections.server";
 import { isServiceError } from "~/services/platform/errors.server";
 import { formatDuration, startImport } from "~/services/connections/imports.server";
@@ -213,4 +212,4 @@ function ConnectionRow({ row: c, isAdmin, hydrated, sub = false }: { row: Row; i
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

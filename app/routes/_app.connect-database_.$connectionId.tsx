@@ -1,9 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DisconnectControl, StatusPill, useAutoRefresh } from "~/components/connection-bits";
-import { PostForm } from "~/components/forms";
-import { Notice } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
+import { PostForm, Notice, Button } from "~/components/shell";
 import { getConnection, latestConnectionNotification, listSubConnections } from "~/services/connections/connections.server";
 import { formatDuration, importedCounts, listRuns } from "~/services/connections/imports.server";
 import { requireTenantContext } from "~/utils/auth.server";
@@ -274,4 +272,4 @@ function Stat({ label, value, testId }: { label: string; value: string; testId?:
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

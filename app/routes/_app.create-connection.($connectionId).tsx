@@ -3,9 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { PostForm } from "~/components/forms";
-import { Notice } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
+import { PostForm, Notice, Button } from "~/components/shell";
 import { ErrorList, Field, SelectField } from "~/components/ui/field";
 import { WizardActions, WizardPage, WizardProgress } from "~/components/wizard";
 import {
@@ -337,4 +335,4 @@ function Summary() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { PostForm } from "~/components/forms";
-import { Card, ChangeText, FlagExplanation, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
-import { Button } from "~/components/ui/button";
+import { PostForm, Button, AlertPill } from "~/components/shell";
+import { ChangeText } from "~/components/change-text";
+import { Card, FlagExplanation, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { useTimeZone } from "~/utils/use-time-zone";
-import { AlertPill } from "~/components/ui/alert-pill";
 import { getCustomerDetail } from "~/services/renewals/customers.server";
 import { isServiceError } from "~/services/platform/errors.server";
 import { undoRemarket } from "~/services/renewals/remarket.server";
@@ -275,4 +274,4 @@ export default function CustomerPage() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

@@ -4,8 +4,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { Pagination } from "~/components/pagination";
 import { Card, FilterSelect, ListTable, Stat, inputClass, rowClass } from "~/components/renewals-ui";
-import { AlertPill } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
+import { AlertPill, Button } from "~/components/shell";
 import {
   CUSTOMERS_PAGE_SIZE,
   customerCounts,
@@ -164,4 +163,4 @@ export default function CustomersPage() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

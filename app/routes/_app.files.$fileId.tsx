@@ -2,9 +2,7 @@ import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunction
 import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { FileStatusPill } from "~/components/file-status";
-import { PostForm } from "~/components/forms";
-import { Button } from "~/components/ui/button";
-import { Notice } from "~/components/ui/alert-pill";
+import { PostForm, Button, Notice } from "~/components/shell";
 import { getEnv } from "~/env.server";
 import { isServiceError } from "~/services/platform/errors.server";
 import { signFileLink } from "~/services/files/file-links.server";
@@ -246,4 +244,4 @@ function PublicLink({ url, expiresAt, minutes }: { url: string; expiresAt: strin
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { FileStatusPill } from "~/components/file-status";
 import { FileUploadForm } from "~/components/file-upload-form";
 import { Pagination } from "~/components/pagination";
-import { Button } from "~/components/ui/button";
+import { Button } from "~/components/shell";
 import { DOMAIN_LABELS, FILE_DOMAINS, FILE_STATUSES } from "~/utils/file-options";
 import { getEnv } from "~/env.server";
 import { FILES_PAGE_SIZE, listFiles } from "~/services/files/files.server";
@@ -234,4 +234,4 @@ function FilterSelect({
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

@@ -2,8 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { PostForm } from "~/components/forms";
-import { Button } from "~/components/ui/button";
+import { PostForm, Button } from "~/components/shell";
 import { Field, SelectField } from "~/components/ui/field";
 import { listDomainConfigs, saveDomainConfig } from "~/services/files/file-config.server";
 import { DATE_FORMATS, DELIMITERS, DELIMITER_LABELS, DomainConfigSchema, ENCODINGS, type DomainConfig } from "~/utils/file-options";
@@ -121,4 +120,4 @@ function DomainForm({ config, canEdit }: { config: DomainConfig; canEdit: boolea
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

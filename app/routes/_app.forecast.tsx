@@ -6,11 +6,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
 import { BarChart } from "~/components/bar-chart";
-import { PostForm, resultFor, useFormId } from "~/components/forms";
+import { PostForm, resultFor, useFormId, Notice, Button } from "~/components/shell";
 import { Pagination } from "~/components/pagination";
-import { Card, ChangeText, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
-import { Notice } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
+import { ChangeText } from "~/components/change-text";
+import { Card, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { getForecastPreference, listForecastPreferences, saveForecastPreference } from "~/services/renewals/forecast-preferences.server";
 import { forecastSummary, listForecast, simulateFlags } from "~/services/renewals/forecast-views.server";
 import { getForecastRun, refreshForecast } from "~/services/renewals/forecast.server";
@@ -472,4 +471,4 @@ function FieldError({ field }: { field: Field }) {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

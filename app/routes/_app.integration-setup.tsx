@@ -83,4 +83,4 @@ export default function IntegrationSetupPage() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

@@ -4,10 +4,9 @@ import type { ClientActionFunctionArgs } from "@remix-run/react";
 import { data, redirect } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { z } from "zod";
-import { PostForm } from "~/components/forms";
+import { PostForm, Button } from "~/components/shell";
 import { NotificationCard } from "~/components/notification-card";
 import { Pagination } from "~/components/pagination";
-import { Button } from "~/components/ui/button";
 import { isServiceError } from "~/services/platform/errors.server";
 import {
   NOTIFICATIONS_PAGE_SIZE,
@@ -174,4 +173,4 @@ export default function NotificationsPage() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

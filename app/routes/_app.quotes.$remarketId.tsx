@@ -4,10 +4,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { PostForm, resultFor } from "~/components/forms";
+import { PostForm, resultFor, AlertPill, Notice, Button } from "~/components/shell";
 import { Card, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
-import { AlertPill, Notice } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
 import { ErrorList } from "~/components/ui/field";
 import { carriersForPolicy } from "~/services/connections/carriers.server";
 import { isServiceError } from "~/services/platform/errors.server";
@@ -343,4 +341,4 @@ function QuoteForm() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

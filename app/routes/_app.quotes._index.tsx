@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { Pagination } from "~/components/pagination";
 import { ListTable, rowClass, StatusTabs } from "~/components/renewals-ui";
-import { AlertPill } from "~/components/ui/alert-pill";
+import { AlertPill } from "~/components/shell";
 import { REMARKETS_PAGE_SIZE, listRemarkets } from "~/services/renewals/quotes.server";
 import { describeSaving } from "~/services/renewals/savings";
 import { requireTenantContext } from "~/utils/auth.server";
@@ -102,4 +102,4 @@ export default function QuotesPage() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

@@ -1,20 +1,14 @@
-import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { FORM_TOKEN_FIELD, PostForm, useFormId } from "~/components/forms";
-import { InlineRetryNotice } from "~/components/network-status";
+import { FORM_TOKEN_FIELD, PostForm, InlineRetryNotice, Notice, Button, Modal } from "~/components/shell";
 import { Pagination } from "~/components/pagination";
 import { Card, FilterSelect, FlagExplanation, inputClass, tableClass, theadClass } from "~/components/renewals-ui";
-import { Notice } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
-import { Modal } from "~/components/ui/modal";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import worklistCss from "~/styles/worklist.css";
-import { formatCount, formatDate, formatDateTime } from "~/utils/format";
-import { FLAG_STATUS_VALUES as FLAG_STATUSES, daysBetween, formatMoney, formatNumber, shortDate } from "~/utils/renewals";
-import { useTimeZone } from "~/utils/use-time-zone";
-import { explainReason, plainReason } from "~/utils/flag-reason";
+// Types only: the page's dates and figures come as text from its loader (issue 14), so its browser
+// bundle loads neither the formatting module (with date-fns) nor conform's hook.
+import type { FLAG_STATUS_VALUES } from "~/utils/renewals";
 import { useHydrated } from "~/utils/use-hydrated";
 import {
   ServiceError,
@@ -24,6 +18,9 @@ import {
   applyFormOnce,
   calendarDate,
   changeFlagStatus,
+  formatCount,
+  formatDate,
+  formatNumber,
   getRemarketAllowance,
   listUndoableRemarkets,
   listWorklist,
@@ -36,18 +33,22 @@ import {
   requireFlags,
   requireTenantContext,
   undoRemarkets,
+  worklistFigures,
+  worklistRowView,
   type WorklistSort,
 } from "~/routes/__remarket.server";
 
 export const meta: MetaFunction = () => [{ title: "Re-market | Remarket" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: worklistCss }];
 
-const STATUS_LABELS: Record<(typeof FLAG_STATUSES)[number], string> = {
+type FlagStatus = (typeof FLAG_STATUS_VALUES)[number];
+const STATUS_LABELS: Record<FlagStatus, string> = {
   open: "Open",
   remarketed: "Re-marketed",
   dismissed: "Dismissed",
   snoozed: "Snoozed",
 };
+const FLAG_STATUSES = Object.keys(STATUS_LABELS) as FlagStatus[];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
@@ -63,7 +64,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   // Capped counts still offer the next page; "why" goes out in plain words plus the full record.
   const pageCount = pageCountFor(list.total, WORKLIST_PAGE_SIZE) + (list.capped ? 1 : 0);
-  const rows = list.rows.map(({ why, policyId: _policyId, ...row }) => ({ ...row, reason: plainReason(why), explain: explainReason(why) }));
+  const today = calendarDate(new Date(), ctx.auth.tenant.timeZone);
+  const rows = list.rows.map((row) => worklistRowView(row, today));
   const asked = new Set((url.searchParams.get("undo") ?? "").split(","));
   const undo = undoable.filter((r) => asked.has(r.id));
   const now = Date.now();
@@ -75,7 +77,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     page,
     pageCount,
     allowance,
-    today: calendarDate(new Date(), ctx.auth.tenant.timeZone),
+    today,
+    shown: worklistFigures({ computedAt: list.computedAt, total: list.total, allowance, undoCount: undo.length }, ctx.auth.tenant.timeZone),
     undo: undo.length
       ? {
           ids: undo.map((r) => r.id),
@@ -245,26 +248,28 @@ async function undo(ctx: Awaited<ReturnType<typeof requireTenantContext>>, reque
 }
 
 export default function RemarketPage() {
-  const { rows, total, capped, options, filters, sort, page, pageCount, allowance, today, computedAt, undo } =
+  const { rows, total, capped, options, filters, sort, page, pageCount, allowance, today, computedAt, undo, shown } =
     useLoaderData<typeof loader>();
-  const timeZone = useTimeZone();
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const actionData = useActionData<typeof action>();
   const confirm = actionData && "confirm" in actionData ? actionData.confirm : null;
   const lastResult = actionData && !("confirm" in actionData) ? actionData : undefined;
-  // The whole table is one form, so one conform form: the toolbar's fields and every row's
-  // `reason-<id>` / `until-<id>` read their messages (and the typed value) from it.
-  const [form] = useForm({ id: useFormId("worklist", lastResult), lastResult });
   const [closedConfirm, setClosedConfirm] = useState<Confirmation | null>(null);
   const [selected, setSelected] = useState(0);
   const tableForm = useRef<HTMLFormElement>(null);
   const countSelected = () => setSelected(tableForm.current?.querySelectorAll('input[name="ids"]:checked').length ?? 0);
   // New rows (after an action or a page change) keep only the boxes still there: count again.
   useEffect(countSelected, [rows]);
-  const errors = form.allErrors;
-  // Read only after a refusal: reading conform's value subscribes the page to every keystroke.
-  const entered = (form.status === "error" ? (form.value ?? {}) : {}) as Record<string, unknown>;
+  // The whole table is one form. Its conform result is read as it comes: the page validates on
+  // the server only, so conform's hook (and its 10 KB) stays out of the browser (issue 14). The
+  // toolbar's fields and every row's `reason-<id>` / `until-<id>` find their messages by name,
+  // and a refused submission's typed values in `initialValue`. A result that goes away (a success
+  // redirects back) takes its messages with it.
+  const errors: Record<string, string[] | undefined> = Object.fromEntries(
+    Object.entries(lastResult?.error ?? {}).flatMap(([name, messages]) => (messages?.length ? [[name, messages]] : [])),
+  );
+  const entered = (lastResult?.status === "error" ? (lastResult.initialValue ?? {}) : {}) as Record<string, unknown>;
   const typed = (name: string) => (typeof entered[name] === "string" ? (entered[name] as string) : "");
   const general = [...(errors[""] ?? []), ...(errors.intent ?? []), ...(errors.ids ?? [])];
   const busy = navigation.state === "submitting";
@@ -286,7 +291,7 @@ export default function RemarketPage() {
           <p className="text-sm text-slate-600 dark:text-slate-300">
             Renewals flagged for shopping.
             {computedAt ? (
-              ` Forecast computed ${formatDateTime(computedAt, timeZone)}.`
+              ` Forecast computed ${shown.computedAt}.`
             ) : (
               <>
                 {" "}
@@ -300,9 +305,8 @@ export default function RemarketPage() {
           </p>
         </div>
         <p className="text-sm text-slate-700 dark:text-slate-200">
-          <strong>{formatNumber(left)}</strong> re-market{left === 1 ? "" : "s"} left in {allowance.quotaYear} (
-          <span data-testid="quota-used">{formatNumber(allowance.used)}</span> of{" "}
-          <span data-testid="quota-total">{formatNumber(allowance.quota)}</span> used)
+          <strong>{shown.left}</strong> re-market{left === 1 ? "" : "s"} left in {allowance.quotaYear} (
+          <span data-testid="quota-used">{shown.used}</span> of <span data-testid="quota-total">{shown.quota}</span> used)
           {allowance.allowed ? null : <span className="block text-red-700 dark:text-red-400">{allowance.reason}</span>}
         </p>
       </div>
@@ -315,7 +319,7 @@ export default function RemarketPage() {
         >
           <p role="status">
             {`You can undo the re-market of ${
-              undo.policyNumbers.length === 1 ? undo.policyNumbers[0] : `${formatNumber(undo.policyNumbers.length)} policies`
+              undo.policyNumbers.length === 1 ? undo.policyNumbers[0] : `${shown.undoCount} policies`
             } for ${undo.minutesLeft} more minute${undo.minutesLeft === 1 ? "" : "s"}.`}
           </p>
           <input type="hidden" name="intent" value="undo" />
@@ -403,7 +407,7 @@ export default function RemarketPage() {
         </Form>
       </Card>
 
-      <PostForm id={form.id} className="space-y-3" aria-label="Worklist" ref={tableForm} onChange={countSelected}>
+      <PostForm id="worklist" className="space-y-3" aria-label="Worklist" ref={tableForm} onChange={countSelected}>
         {/* The first submit button is the form's default: Enter in a field must not re-market anything. */}
         <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
         {general.length ? (
@@ -426,7 +430,8 @@ export default function RemarketPage() {
             <div className="flex flex-wrap items-center gap-x-3 gap-y-2 pt-2 lg:pt-0" role="group" aria-label="Bulk actions">
               {hydrated ? (
                 <span className="font-medium" aria-live="polite">
-                  {formatNumber(selected)} selected
+                  {/* At most a page of rows (25): a plain number reads the same as formatNumber's. */}
+                  {`${selected} selected`}
                 </span>
               ) : (
                 <span className="font-medium">Selected:</span>
@@ -553,7 +558,7 @@ export default function RemarketPage() {
         </div>
       </PostForm>
       <p className="text-sm text-slate-500" data-testid="worklist-total">
-        {capped ? `More than ${formatNumber(total)}` : formatNumber(total)} {STATUS_LABELS[filters.status].toLowerCase()} renewal
+        {capped ? `More than ${shown.total}` : shown.total} {STATUS_LABELS[filters.status].toLowerCase()} renewal
         {total === 1 ? "" : "s"}
       </p>
       <Pagination page={page} pageCount={pageCount} />
@@ -707,7 +712,6 @@ function WorklistRow({
   actionable: boolean;
   errors: { reason?: string[]; until?: string[] } | null;
 }) {
-  const days = daysBetween(today, r.expirationDate);
   const up = r.changePct > 0;
   const down = r.changePct < 0;
   return (
@@ -741,22 +745,22 @@ function WorklistRow({
         </div>
       </td>
       <td className="wl-c-exp wl-nw" data-testid="expires">
-        {shortDate(r.expirationDate)}
-        <div className="wl-sub">{days === 0 ? "today" : days === 1 ? "tomorrow" : days > 0 ? `in ${days} days` : `${-days} days ago`}</div>
+        {r.shown.expires}
+        <div className="wl-sub">{r.shown.due}</div>
       </td>
       <td className="wl-c-prem wl-nw" data-testid="premium">
-        {`${formatMoney(r.currentPremium)} → ${formatMoney(r.renewalPremium)}`}
+        {r.shown.premium}
         {/* Colour and text: the arrow is decoration, the sign says it. */}
         <div className={up ? "wl-up" : down ? "wl-down" : "wl-sub"} data-testid="change">
           <span aria-hidden="true">{up ? "▲ " : down ? "▼ " : ""}</span>
-          {`${up ? "+" : down ? "−" : "±"}${formatNumber(Math.abs(r.changePct), 1)}% · ${r.changeAmount >= 0 ? "+" : "−"}${formatMoney(Math.abs(r.changeAmount))}`}
+          {r.shown.change}
           <span className="sr-only">{up ? " up" : down ? " down" : " flat"}</span>
         </div>
       </td>
       <td className="wl-c-why" data-testid="why">
         <span className="wl-why">{r.reason}</span>
         {r.status === "dismissed" && r.dismissReason ? <div className="wl-note">{`Dismissed: ${r.dismissReason}`}</div> : null}
-        {r.status === "snoozed" && r.snoozedUntil ? <div className="wl-note">{`Snoozed until ${shortDate(r.snoozedUntil)}`}</div> : null}
+        {r.status === "snoozed" && r.snoozedUntil ? <div className="wl-note">{`Snoozed until ${r.shown.snoozedUntil}`}</div> : null}
       </td>
       <td className="wl-c-act">
         <div className="wl-acts">
@@ -803,4 +807,4 @@ function WorklistRow({
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

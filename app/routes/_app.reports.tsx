@@ -6,7 +6,7 @@ import { z } from "zod";
 import { BarChart } from "~/components/bar-chart";
 import { Pagination } from "~/components/pagination";
 import { Card, inputClass, rowClass, tableClass, theadClass } from "~/components/renewals-ui";
-import { Button } from "~/components/ui/button";
+import { Button } from "~/components/shell";
 import { calendarDate } from "~/services/renewals/forecast.server";
 import { formatSavedTotal, SAVINGS_BASIS_LABELS } from "~/services/renewals/savings";
 import { BULK_LOG_PAGE_SIZE, bulkLog, quotaReturn, retentionBy, type RetentionRow } from "~/services/renewals/reports.server";
@@ -257,4 +257,4 @@ function Retention({ title, rows, testId }: { title: string; rows: RetentionRow[
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

@@ -5,9 +5,8 @@ import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Form } from "@remix-run/react";
 import { z } from "zod";
 import { useClearPasswords } from "~/utils/use-clear-passwords";
-import { FormToken, PostForm } from "~/components/forms";
+import { FormToken, PostForm, Button } from "~/components/shell";
 import { NewPasswordField } from "~/components/new-password-field";
-import { Button } from "~/components/ui/button";
 import { ErrorList, Field } from "~/components/ui/field";
 import { changePassword } from "~/services/identity/accounts.server";
 import { renameUser } from "~/services/identity/team.server";
@@ -203,4 +202,4 @@ export default function AccountPage() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

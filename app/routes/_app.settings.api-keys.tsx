@@ -3,9 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { PostForm, resultFor, useFormId } from "~/components/forms";
-import { AlertPill, Notice } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
+import { PostForm, resultFor, useFormId, AlertPill, Notice, Button } from "~/components/shell";
 import { ErrorList, Field, SelectField } from "~/components/ui/field";
 import { API_KEY_REQUESTS_PER_MINUTE, createApiKey, listApiKeys, revokeApiKey } from "~/services/identity/api-keys.server";
 import { getCookies } from "~/sessions.server";
@@ -227,4 +225,4 @@ export default function ApiKeysPage() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

@@ -4,9 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { PostForm, resultFor } from "~/components/forms";
-import { AlertPill, Notice } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
+import { PostForm, resultFor, AlertPill, Notice, Button } from "~/components/shell";
 import { ErrorList, Field, SelectField } from "~/components/ui/field";
 import { inviteMember, listMembers, listPendingInvitations, removeMember, revokeInvitation } from "~/services/identity/team.server";
 import { requireTenantContext } from "~/utils/auth.server";
@@ -167,4 +165,4 @@ export default function TeamPage() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

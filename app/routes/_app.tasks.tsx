@@ -2,11 +2,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { PostForm } from "~/components/forms";
+import { PostForm, AlertPill, Notice, Button } from "~/components/shell";
 import { Pagination } from "~/components/pagination";
 import { ListTable, rowClass, StatusTabs } from "~/components/renewals-ui";
-import { AlertPill, Notice } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
 import { TASKS_PAGE_SIZE, listTasks, setTaskStatus } from "~/services/renewals/tasks.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { applyFormOnce } from "~/utils/forms.server";
@@ -161,4 +159,4 @@ export default function TasksPage() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/shell";

@@ -1,6 +1,5 @@
 import { Outlet } from "@remix-run/react";
-import { RouteErrorBoundary } from "~/components/error-page";
-import { RootShell } from "~/components/root-shell";
+import { RouteErrorBoundary, RootShell } from "~/components/shell";
 import { appLayoutLoader } from "~/routes/__app.server";
 
 /** Every page inside the shell needs a signed-in user. */

@@ -5,8 +5,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { z } from "zod";
 import { useClearPasswords } from "~/utils/use-clear-passwords";
 import { NewPasswordField } from "~/components/new-password-field";
-import { Notice } from "~/components/ui/alert-pill";
-import { Button } from "~/components/ui/button";
+import { Notice, Button } from "~/components/shell";
 import { ErrorList, Field } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
 import { getPasswordPolicy } from "~/services/identity/passwords.server";

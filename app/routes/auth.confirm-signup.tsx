@@ -6,8 +6,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { z } from "zod";
 import { CodeDeliveryNote } from "~/components/code-delivery-note";
 import { Honeypot } from "~/components/honeypot";
-import { Button } from "~/components/ui/button";
-import { Notice } from "~/components/ui/alert-pill";
+import { Button, Notice } from "~/components/shell";
 import { ErrorList, Field } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
 import { confirmSignUp, resendSignUpCode } from "~/services/identity/accounts.server";

@@ -5,7 +5,7 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { Honeypot } from "~/components/honeypot";
-import { Button } from "~/components/ui/button";
+import { Button } from "~/components/shell";
 import { Field } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
 import { requestPasswordReset } from "~/services/identity/accounts.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form } from "@remix-run/react";
-import { Button } from "~/components/ui/button";
+import { Button } from "~/components/shell";
 import { getDb } from "~/db/client.server";
 import { revokeAllSessions } from "~/services/identity/login-sessions.server";
 import { endSession, getAuth } from "~/utils/auth.server";

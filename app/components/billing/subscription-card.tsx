@@ -1,4 +1,4 @@
-import { AlertPill, Notice } from "~/components/ui/alert-pill";
+import { AlertPill, Notice } from "~/components/shell";
 import type { getBillingOverview } from "~/services/billing/billing.server";
 
 export type BillingOverview = Awaited<ReturnType<typeof getBillingOverview>>;

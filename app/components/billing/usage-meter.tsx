@@ -1,4 +1,4 @@
-import { AlertPill } from "~/components/ui/alert-pill";
+import { AlertPill } from "~/components/shell";
 import { cn } from "~/utils/cn";
 import { formatNumber, formatPercent } from "~/utils/format";
 import { usageLevel, usagePercent } from "~/utils/quota-usage";

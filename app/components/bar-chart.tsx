@@ -107,7 +107,7 @@ export function BarChart({
  * A tick step of 1, 2 or 5 times a power of ten giving about four steps up to `max` ($10,000,
  * $20,000 … rather than $35,066); whole numbers for counts.
  */
-function niceStep(max: number, whole: boolean) {
+export function niceStep(max: number, whole: boolean) {
   const raw = max / 4;
   const power = 10 ** Math.floor(Math.log10(raw));
   const scaled = raw / power;

@@ -2,7 +2,7 @@
 //
 //   REMARKET_URL=http://localhost:3000 REMARKET_EMAIL=you@agency.example REMARKET_PASSWORD=… npx tsx examples/api-client.ts
 //
-// (or: npx tsx examples/api-client.ts <base URL> <e-mail> <password>). Read it top to bottom: each
+// (or: npx tsx examples/api-client.ts <base URL> <e-mail> <password> [export.csv]). Read it top to bottom: each
 // step is one or two calls, printed as it runs. The reference is at <base URL>/api/docs.
 
 // ── 1. Tokens and the one helper every call goes through ─────────────────────────────────────────
@@ -114,6 +114,8 @@ export type ExampleOptions = {
   password: string;
   /** Where each step is printed (console.log by default). */
   log?: (line: string) => void;
+  /** The export to upload (CSV text); the server's generated sample when absent. */
+  exportCsv?: string;
   /** How long to wait for the import and the forecast after it. */
   timeoutMs?: number;
 };
@@ -132,7 +134,7 @@ async function waitFor<T>(what: string, timeoutMs: number, check: () => Promise<
 }
 
 /** Run the whole tour against a server; the figures of each step are returned (the CI test checks them). */
-export async function runExample({ baseUrl, email, password, log = console.log, timeoutMs = 120_000 }: ExampleOptions) {
+export async function runExample({ baseUrl, email, password, exportCsv, log = console.log, timeoutMs = 120_000 }: ExampleOptions) {
   const api = createClient(baseUrl);
 
   // Sign in with e-mail and password: an access token (15 minutes) and a refresh token.
@@ -149,9 +151,10 @@ export async function runExample({ baseUrl, email, password, log = console.log, 
   const me = await api.call<{ tenant: { name: string } }>("GET", "/api/auth/user");
   log(`   With a lapsed access token, call() refreshed and retried: agency "${me.tenant.name}".`);
 
-  // Upload an EZLynx export as multipart/form-data. This one is the server's generated sample; an
-  // agency uploads its own. The Idempotency-Key makes a retry (after a network error) safe.
-  const csv = await api.call<string>("GET", "/api/integrations/ezlynx/sample-csv?rows=120");
+  // Upload an EZLynx export as multipart/form-data: the agency's own, or the server's generated
+  // sample (its terms are built around a fixed date, so an old one may flag nothing). The
+  // Idempotency-Key makes a retry (after a network error) safe.
+  const csv = exportCsv ?? (await api.call<string>("GET", "/api/integrations/ezlynx/sample-csv?rows=120"));
   const form = new FormData();
   form.append("file", new Blob([csv], { type: "text/csv" }), "ezlynx-export.csv");
   form.append("name", "EZLynx (API example)");
@@ -262,13 +265,21 @@ export async function runExample({ baseUrl, email, password, log = console.log, 
 // ── 3. From the command line ─────────────────────────────────────────────────────────────────────
 
 if (import.meta.url === new URL(process.argv[1] ?? "", "file://").href) {
-  const [baseUrl = process.env.REMARKET_URL, email = process.env.REMARKET_EMAIL, password = process.env.REMARKET_PASSWORD] =
-    process.argv.slice(2);
+  const [
+    baseUrl = process.env.REMARKET_URL,
+    email = process.env.REMARKET_EMAIL,
+    password = process.env.REMARKET_PASSWORD,
+    exportFile = process.env.REMARKET_EXPORT,
+  ] = process.argv.slice(2);
   if (!baseUrl || !email || !password) {
-    console.error("Usage: npx tsx examples/api-client.ts <base URL> <e-mail> <password> (or REMARKET_URL, REMARKET_EMAIL, REMARKET_PASSWORD)");
+    console.error(
+      "Usage: npx tsx examples/api-client.ts <base URL> <e-mail> <password> [export.csv] (or REMARKET_URL, REMARKET_EMAIL, REMARKET_PASSWORD, REMARKET_EXPORT)",
+    );
     process.exit(2);
   }
-  runExample({ baseUrl, email, password }).catch((error: unknown) => {
+  const { readFile } = await import("node:fs/promises");
+  const exportCsv = exportFile ? await readFile(exportFile, "utf8") : undefined;
+  runExample({ baseUrl, email, password, exportCsv }).catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });

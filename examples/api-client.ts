@@ -224,7 +224,7 @@ export async function runExample({ baseUrl, email, password, exportCsv, log = co
     return page.data.items.length > 0 ? page.data : null;
   });
   let flaggedCount = firstPage.items.length;
-  for (let cursor = firstPage.nextCursor; cursor; ) {
+  for (let cursor = firstPage.nextCursor; cursor;) {
     const page = await api.call<Data<{ items: FlaggedRenewal[]; nextCursor: string | null }>>(
       "GET",
       `/api/renewals/flagged?status=open&limit=100&cursor=${encodeURIComponent(cursor)}`,

@@ -59,7 +59,9 @@ describe("examples/api-client.ts", () => {
       "GET",
       "/api/renewals/flagged?status=remarketed",
     );
-    expect(remarketed.data.items).toEqual([expect.objectContaining({ policyId: result.remarketed.policyId, remarketId: result.remarketed.remarketId })]);
+    expect(remarketed.data.items).toEqual([
+      expect.objectContaining({ policyId: result.remarketed.policyId, remarketId: result.remarketed.remarketId }),
+    ]);
   }, 240_000);
 
   test("call() refreshes once on a 401 and retries; a refresh that is refused ends the sign-in", async () => {

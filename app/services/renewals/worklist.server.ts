@@ -231,7 +231,8 @@ export async function listWorklistAfter(
   const limit = paging.limit ?? LIST_LIMIT_DEFAULT;
   const after = paging.cursor ? decodeCursor(paging.cursor) : null;
   // A cursor this API did not give must not reach the database as a bad date or id (a 500).
-  if (after && !(ISO_DATE.test(after.key) && UUID.test(after.id))) throw new ServiceError("cursor is not one this API gave.", 400, "cursor");
+  if (after && !(ISO_DATE.test(after.key) && UUID.test(after.id)))
+    throw new ServiceError("cursor is not one this API gave.", 400, "cursor");
   const where = worklistWhere(ctx.tenantId, filters);
   const rows = await ctx.db
     .select(WORKLIST_COLUMNS)
@@ -241,10 +242,7 @@ export async function listWorklistAfter(
       after
         ? and(
             where,
-            or(
-              gt(renewalFlags.expirationDate, after.key),
-              and(eq(renewalFlags.expirationDate, after.key), gt(renewalFlags.id, after.id)),
-            ),
+            or(gt(renewalFlags.expirationDate, after.key), and(eq(renewalFlags.expirationDate, after.key), gt(renewalFlags.id, after.id))),
           )
         : where,
     )

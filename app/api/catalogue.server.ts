@@ -6,6 +6,7 @@ import * as connections from "./connections.server";
 import * as files from "./files.server";
 import * as platform from "./platform.server";
 import * as renewals from "./renewals.server";
+import * as worklist from "./worklist.server";
 
 // Every operation of the JSON API, in one list: /api/* is served from it (app/routes/api.$.ts and
 // the route files that predate it) and /api/openapi.json describes it, so the two cannot drift.
@@ -80,6 +81,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...Object.values(renewals.qoutes),
   ...Object.values(renewals.quotes),
   renewals.policiesRemarket,
+  worklist.renewalsFlagged,
   renewals.forecastSummaryTenant,
   renewals.forecastPreferencesTenant,
   renewals.forecastPreferencesList,

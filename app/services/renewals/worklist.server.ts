@@ -1,5 +1,6 @@
 import { queryRows } from "~/db/rows.server";
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, or, sql, type SQL } from "drizzle-orm";
+import { decodeCursor, encodeCursor, LIST_LIMIT_DEFAULT } from "~/utils/cursor.server";
 import type { DbOrTx } from "~/db/client.server";
 import { bulkActions, remarkets, renewalFlags, type BulkFailure, type FlagStatus, type WorklistFilterOptions } from "~/db/schema";
 import { recordAudit } from "../platform/audit.server";
@@ -68,6 +69,31 @@ function worklistWhere(tenantId: string, f: WorklistFilters) {
   return and(...parts)!;
 }
 
+/** The columns of a worklist row (the page and the API list the same ones). */
+const WORKLIST_COLUMNS = {
+  id: renewalFlags.id,
+  policyId: renewalFlags.policyId,
+  customerId: renewalFlags.customerId,
+  customerName: renewalFlags.customerName,
+  policyNumber: renewalFlags.policyNumber,
+  lineOfBusiness: renewalFlags.lineOfBusiness,
+  carrierName: renewalFlags.carrierName,
+  riskState: renewalFlags.riskState,
+  producer: renewalFlags.producer,
+  expirationDate: renewalFlags.expirationDate,
+  priorPremium: renewalFlags.priorPremium,
+  currentPremium: renewalFlags.currentPremium,
+  renewalPremium: renewalFlags.renewalPremium,
+  predicted: renewalFlags.predicted,
+  changePct: renewalFlags.changePct,
+  changeAmount: renewalFlags.changeAmount,
+  status: renewalFlags.status,
+  why: renewalFlags.why,
+  dismissReason: renewalFlags.dismissReason,
+  snoozedUntil: renewalFlags.snoozedUntil,
+  remarketId: remarkets.id,
+};
+
 /** One page of the worklist in the chosen order (soonest expiry first), with a (capped) total and the filter choices. */
 export async function listWorklist(
   ctx: Pick<TenantContext, "db" | "tenantId">,
@@ -79,29 +105,7 @@ export async function listWorklist(
   const cap = countCapFor(page);
   const [rows, counted] = await Promise.all([
     ctx.db
-      .select({
-        id: renewalFlags.id,
-        policyId: renewalFlags.policyId,
-        customerId: renewalFlags.customerId,
-        customerName: renewalFlags.customerName,
-        policyNumber: renewalFlags.policyNumber,
-        lineOfBusiness: renewalFlags.lineOfBusiness,
-        carrierName: renewalFlags.carrierName,
-        riskState: renewalFlags.riskState,
-        producer: renewalFlags.producer,
-        expirationDate: renewalFlags.expirationDate,
-        priorPremium: renewalFlags.priorPremium,
-        currentPremium: renewalFlags.currentPremium,
-        renewalPremium: renewalFlags.renewalPremium,
-        predicted: renewalFlags.predicted,
-        changePct: renewalFlags.changePct,
-        changeAmount: renewalFlags.changeAmount,
-        status: renewalFlags.status,
-        why: renewalFlags.why,
-        dismissReason: renewalFlags.dismissReason,
-        snoozedUntil: renewalFlags.snoozedUntil,
-        remarketId: remarkets.id,
-      })
+      .select(WORKLIST_COLUMNS)
       .from(renewalFlags)
       .leftJoin(remarkets, and(eq(remarkets.tenantId, renewalFlags.tenantId), eq(remarkets.policyId, renewalFlags.policyId)))
       .where(where)
@@ -210,4 +214,41 @@ export async function logBulkAction(
   entry: { action: "remarket" | "dismiss" | "snooze"; requested: number; succeeded: number; failures: BulkFailure[]; details?: string },
 ) {
   await ctx.db.insert(bulkActions).values({ tenantId: ctx.tenantId, userId: ctx.userId, createdAt: clock(ctx), ...entry });
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The API's worklist (GET /api/renewals/flagged): soonest expiry first, `limit` rows after
+ * `cursor` (keyset on expiry then id, the page's default order, so the same index serves it).
+ */
+export async function listWorklistAfter(
+  ctx: Pick<TenantContext, "db" | "tenantId">,
+  filters: WorklistFilters,
+  paging: { limit?: number; cursor?: string },
+) {
+  const limit = paging.limit ?? LIST_LIMIT_DEFAULT;
+  const after = paging.cursor ? decodeCursor(paging.cursor) : null;
+  // A cursor this API did not give must not reach the database as a bad date or id (a 500).
+  if (after && !(ISO_DATE.test(after.key) && UUID.test(after.id)))
+    throw new ServiceError("cursor is not one this API gave.", 400, "cursor");
+  const where = worklistWhere(ctx.tenantId, filters);
+  const rows = await ctx.db
+    .select(WORKLIST_COLUMNS)
+    .from(renewalFlags)
+    .leftJoin(remarkets, and(eq(remarkets.tenantId, renewalFlags.tenantId), eq(remarkets.policyId, renewalFlags.policyId)))
+    .where(
+      after
+        ? and(
+            where,
+            or(gt(renewalFlags.expirationDate, after.key), and(eq(renewalFlags.expirationDate, after.key), gt(renewalFlags.id, after.id))),
+          )
+        : where,
+    )
+    .orderBy(asc(renewalFlags.expirationDate), asc(renewalFlags.id))
+    .limit(limit + 1);
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor({ key: last.expirationDate, id: last.id }) : null };
 }

@@ -87,8 +87,12 @@ const quotesOf = (prefix: string) => ({
     method: "GET",
     path: `${prefix}`,
     tag: quotesTag,
-    summary: "Re-marketed policies with their quote counts (open, closed or all), 20 a page",
-    input: z.object({ status: z.enum(["open", "closed", "all"], { error: "status is open, closed or all." }).default("open"), page }),
+    summary: `Re-marketed policies with their quote counts (open, closed or all), by status then newest, paged by limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page), or page (20 a page)`,
+    input: z.object({
+      status: z.enum(["open", "closed", "all"], { error: "status is open, closed or all." }).default("open"),
+      page,
+      ...cursorQuery,
+    }),
     run: async (ctx, input) => {
       const result = await listRemarkets(ctx, input);
       return { data: result };

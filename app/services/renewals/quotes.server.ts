@@ -20,10 +20,7 @@ const KEY_SEPARATOR = "|";
  * Re-marketed policies with their quote counts (seed qoutes/), by status (closed sorts before open), newest, then
  * id; by page or, for the API, `limit` rows after `cursor`.
  */
-export async function listRemarkets(
-  ctx: Ctx,
-  input: { status: "open" | "closed" | "all"; page: number; limit?: number; cursor?: string },
-) {
+export async function listRemarkets(ctx: Ctx, input: { status: "open" | "closed" | "all"; page: number; limit?: number; cursor?: string }) {
   const where = and(eq(remarkets.tenantId, ctx.tenantId), input.status === "all" ? undefined : eq(remarkets.status, input.status));
   const keyset = input.limit !== undefined || input.cursor !== undefined;
   const size = keyset ? (input.limit ?? LIST_LIMIT_DEFAULT) : REMARKETS_PAGE_SIZE;

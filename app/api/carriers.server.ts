@@ -6,6 +6,8 @@ import {
   getTenantCarrier,
   listCatalogue,
   listTenantCarriers,
+  pageCatalogue,
+  pageTenantCarriers,
   saveCredentials,
   setCredentialsInvalid,
   statesForLine,
@@ -15,6 +17,7 @@ import { defineOperation } from "~/utils/api.server";
 import { CarrierCredentialsFields, CarrierNumbersFields } from "~/utils/carrier-schemas";
 import { LINE_CODES } from "~/utils/renewals";
 import { singleLineText } from "~/utils/schemas";
+import { cursorQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from "~/utils/cursor.server";
 
 // Seed §7 carriers calls: the catalogue and the agency's carriers, as on /carriers.
 
@@ -23,30 +26,48 @@ const line = z.enum(LINE_CODES, { error: `line is one of ${LINE_CODES.join(", ")
 const state = singleLineText()
   .regex(/^[A-Z]{2}$/, "state is a two-letter state code.")
   .optional();
+// Without limit or cursor a list answers whole, as the original did; data stays an array and
+// nextCursor (null at the end) sits beside it.
+const paged = `by name; limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page) page it`;
+const isPaged = (input: { limit?: number; cursor?: string }) => input.limit !== undefined || input.cursor !== undefined;
 
 export const carriersCatalogue = defineOperation({
   method: "GET",
   path: "/api/carriers",
   tag,
-  summary: "The carrier catalogue, optionally only carriers writing a line or in a state",
-  input: z.object({ line: line.optional(), state, q: singleLineText().max(120).optional() }),
-  run: async (ctx, input) => ({ data: await listCatalogue(ctx, input) }),
+  summary: `The carrier catalogue, optionally only carriers writing a line or in a state, ${paged}`,
+  input: z.object({ line: line.optional(), state, q: singleLineText().max(120).optional(), ...cursorQuery }),
+  run: async (ctx, { limit, cursor, ...filter }) => {
+    if (!isPaged({ limit, cursor })) return { data: await listCatalogue(ctx, filter), nextCursor: null };
+    const { rows, nextCursor } = await pageCatalogue(ctx, filter, { limit, cursor });
+    return { data: rows, nextCursor };
+  },
 });
 
 export const carriersTenantList = defineOperation({
   method: "GET",
   path: "/api/carriers/tenant/list",
   tag,
-  summary: "The agency's carriers, with numbers and whether credentials are stored",
-  run: async (ctx) => ({ data: await listTenantCarriers(ctx) }),
+  summary: `The agency's carriers, with numbers and whether credentials are stored, ${paged}`,
+  input: z.object(cursorQuery),
+  run: async (ctx, input) => {
+    if (!isPaged(input)) return { data: await listTenantCarriers(ctx, {}), nextCursor: null };
+    const { rows, nextCursor } = await pageTenantCarriers(ctx, {}, input);
+    return { data: rows, nextCursor };
+  },
 });
 
 export const carriersInvalidCreds = defineOperation({
   method: "GET",
   path: "/api/carriers/tenant/invalid-creds",
   tag,
-  summary: "The agency's carriers whose portal credentials failed",
-  run: async (ctx) => ({ data: await listTenantCarriers(ctx, { invalidOnly: true }) }),
+  summary: `The agency's carriers whose portal credentials failed, ${paged}`,
+  input: z.object(cursorQuery),
+  run: async (ctx, input) => {
+    if (!isPaged(input)) return { data: await listTenantCarriers(ctx, { invalidOnly: true }), nextCursor: null };
+    const { rows, nextCursor } = await pageTenantCarriers(ctx, { invalidOnly: true }, input);
+    return { data: rows, nextCursor };
+  },
 });
 
 export const carriersAddCarrier = defineOperation({

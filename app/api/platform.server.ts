@@ -9,6 +9,7 @@ import { ServiceError } from "~/services/platform/errors.server";
 import { NOTIFICATIONS_PAGE_SIZE, listNotifications, notify } from "~/services/platform/notifications.server";
 import { defineOperation } from "~/utils/api.server";
 import { multiLineText, singleLineText } from "~/utils/schemas";
+import { cursorQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from "~/utils/cursor.server";
 
 // Notifications, deep links, the organization and the sample export (seed §7 "Paths").
 
@@ -22,11 +23,16 @@ export const notificationsList = defineOperation({
   method: "GET",
   path: "/api/notifications",
   tag: "Notifications",
-  summary: `The caller's notifications, newest first: unread (default) or read, ${NOTIFICATIONS_PAGE_SIZE} a page`,
-  input: z.object({ filter: z.enum(["unread", "read"], { error: "filter is unread or read." }).default("unread"), page }),
+  summary: `The caller's notifications, newest first: unread (default) or read, paged by limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page), or page (${NOTIFICATIONS_PAGE_SIZE} a page)`,
+  input: z.object({
+    filter: z.enum(["unread", "read"], { error: "filter is unread or read." }).default("unread"),
+    page,
+    ...cursorQuery,
+  }),
   run: async (ctx, input) => {
-    const { notifications, total } = await listNotifications(ctx, input);
-    return { data: notifications, total, page: input.page };
+    const { notifications, total, nextCursor } = await listNotifications(ctx, input);
+    // data stays the array of the original spec: nextCursor sits beside total and page.
+    return { data: notifications, total, page: input.page, nextCursor };
   },
 });
 

@@ -10,6 +10,7 @@ import { defineOperation } from "~/utils/api.server";
 import { ForecastPreferenceFields, forecastObject } from "~/utils/forecast-schemas";
 import { QuoteFields, quoteNamesCarrier } from "~/utils/quote-schemas";
 import { singleLineText } from "~/utils/schemas";
+import { cursorQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from "~/utils/cursor.server";
 
 // Seed §7 customers, quotes (spelled /qoutes/ as the original, with /quotes/ aliases), re-markets
 // and forecast calls: the same services and schemas as /customers, /quotes, /remarket and /forecast.
@@ -26,17 +27,19 @@ export const customersAll = defineOperation({
   method: "GET",
   path: "/api/customers/all",
   tag: "Customers",
-  summary: "Customers, searched by name or e-mail, filtered and paged (20 a page)",
+  summary: `Customers by name, searched by name or e-mail (q), filtered and paged: limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page), or page (20 a page)`,
   input: z.object({
     q: optionalText,
     state: optionalText,
     producer: optionalText,
     segment: z.enum(["all", "active", "remarketed"], { error: "segment is all, active or remarketed." }).default("all"),
     page,
+    ...cursorQuery,
   }),
-  run: async (ctx, { page: pageNumber, ...filters }) => {
-    const { rows, total } = await listCustomers(ctx, filters, pageNumber);
-    return { data: rows, total, page: pageNumber };
+  run: async (ctx, { page: pageNumber, limit, cursor, ...filters }) => {
+    const { rows, total, nextCursor } = await listCustomers(ctx, filters, pageNumber, { limit, cursor });
+    // data stays the array of the original spec: nextCursor sits beside total and page.
+    return { data: rows, total, page: pageNumber, nextCursor };
   },
 });
 
@@ -84,8 +87,12 @@ const quotesOf = (prefix: string) => ({
     method: "GET",
     path: `${prefix}`,
     tag: quotesTag,
-    summary: "Re-marketed policies with their quote counts (open, closed or all), 20 a page",
-    input: z.object({ status: z.enum(["open", "closed", "all"], { error: "status is open, closed or all." }).default("open"), page }),
+    summary: `Re-marketed policies with their quote counts (open, closed or all), by status then newest, paged by limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page), or page (20 a page)`,
+    input: z.object({
+      status: z.enum(["open", "closed", "all"], { error: "status is open, closed or all." }).default("open"),
+      page,
+      ...cursorQuery,
+    }),
     run: async (ctx, input) => {
       const result = await listRemarkets(ctx, input);
       return { data: result };

@@ -1,3 +1,4 @@
+import { sql, type AnyColumn } from "drizzle-orm";
 import { z } from "zod";
 import { ServiceError } from "~/services/platform/errors.server";
 
@@ -21,6 +22,8 @@ export const cursorQuery = {
 
 export type Cursor = { key: string; id: string };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The opaque cursor that continues after a row. */
 export function encodeCursor(cursor: Cursor) {
   return Buffer.from(JSON.stringify([cursor.key, cursor.id])).toString("base64url");
@@ -30,11 +33,29 @@ export function encodeCursor(cursor: Cursor) {
 export function decodeCursor(value: string): Cursor {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
-    if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((p) => typeof p === "string")) {
+    // Every list is ordered last by a uuid id: anything else would reach the database as a 500.
+    if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((p) => typeof p === "string") && UUID.test(parsed[1] as string)) {
       return { key: parsed[0] as string, id: parsed[1] as string };
     }
   } catch {
     // Falls through to the 400 below.
   }
   throw new ServiceError("cursor is not one this API gave.", 400, "cursor");
+}
+
+/** Rows of one keyset page: the `size + 1`-th row fetched only tells that there is a next page. */
+export function cursorPage<T>(rows: T[], size: number, cursorOf: (last: T) => Cursor) {
+  const more = rows.length > size;
+  const page = more ? rows.slice(0, size) : rows;
+  const last = page.at(-1);
+  return { rows: page, nextCursor: more && last ? encodeCursor(cursorOf(last)) : null };
+}
+
+/** A timestamp column as a cursor key, to the microsecond (a JS Date keeps only milliseconds). */
+export const timestampKey = (column: AnyColumn) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** The timestamp of a cursor key made by `timestampKey`, checked before it reaches the database. */
+export function timestampFromKey(key: string) {
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(key)) throw new ServiceError("cursor is not one this API gave.", 400, "cursor");
+  return key;
 }

@@ -204,11 +204,13 @@ describe("/api/openapi.json: the contract every operation keeps", () => {
           return api({ request: new Request(url, { headers: request.headers }), params: {}, context: {} });
         };
         const first = await paged("limit=1");
-        const body = (await first.clone().json()) as { data?: { nextCursor?: string | null } };
+        // nextCursor sits in data, or beside it where data is the original spec's array.
+        const body = (await first.clone().json()) as { nextCursor?: string | null; data?: { nextCursor?: string | null } };
         expect(await expectDocumented(op, first, `${label} limit=1`), `${label} limit=1`).toBe(200);
-        expect(body.data, `${label} nextCursor`).toHaveProperty("nextCursor");
-        if (body.data?.nextCursor)
-          expect(await expectDocumented(op, await paged(`limit=1&cursor=${body.data.nextCursor}`), `${label} next`)).toBe(200);
+        const holder = Array.isArray(body.data) ? body : body.data;
+        expect(holder, `${label} nextCursor`).toHaveProperty("nextCursor");
+        if (holder?.nextCursor)
+          expect(await expectDocumented(op, await paged(`limit=1&cursor=${holder.nextCursor}`), `${label} next`)).toBe(200);
         expect(await expectDocumented(op, await paged("cursor=%21"), `${label} bad cursor`), `${label} bad cursor`).toBe(400);
       }
       // A creating POST takes an Idempotency-Key: a retry answers as the first did.

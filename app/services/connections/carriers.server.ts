@@ -1,6 +1,7 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { carrierLines, carrierStates, carriers, policies, tenantCarriers } from "~/db/schema";
 import { sealSecret } from "~/utils/secret-box.server";
+import { cursorPage, decodeCursor, LIST_LIMIT_DEFAULT } from "~/utils/cursor.server";
 import { recordAudit } from "../platform/audit.server";
 import { ensureCarrierCatalogue } from "./carrier-catalogue.server";
 import { clock, type TenantContext } from "../platform/context.server";
@@ -14,9 +15,19 @@ const linesOf = sql<
 >`coalesce((select array_agg(cl.line_of_business order by cl.line_of_business) from ${carrierLines} cl where cl.carrier_id = "carriers"."id"), '{}')`;
 const stateCount = sql<number>`(select count(*) from ${carrierStates} cs where cs.carrier_id = "carriers"."id")`.mapWith(Number);
 
-/** The catalogue (seed carriers, carriers/lob/list, lob/states), optionally only carriers writing a line / in a state. */
-export async function listCatalogue(ctx: Ctx, filter: { line?: string; state?: string; q?: string }) {
-  await ensureCarrierCatalogue(ctx.db);
+type CatalogueFilter = { line?: string; state?: string; q?: string };
+type TenantCarrierFilter = { invalidOnly?: boolean };
+/** Keyset paging (the API): at most `limit` rows after `cursor` (carrier name, then id). */
+export type CarrierPaging = { limit?: number; cursor?: string };
+
+/** The condition "after the cursor's row" for lists ordered by carrier name, then an id. */
+function afterName(paging: CarrierPaging, id: typeof carriers.id | typeof tenantCarriers.id): SQL | undefined {
+  if (!paging.cursor) return undefined;
+  const after = decodeCursor(paging.cursor);
+  return sql`(${carriers.name}, ${id}) > (${after.key}, ${after.id}::uuid)`;
+}
+
+function catalogueRows(ctx: Ctx, filter: CatalogueFilter, after?: SQL) {
   const where = and(
     filter.line
       ? sql`exists (select 1 from ${carrierLines} cl where cl.carrier_id = "carriers"."id" and cl.line_of_business = ${filter.line})`
@@ -25,6 +36,7 @@ export async function listCatalogue(ctx: Ctx, filter: { line?: string; state?: s
       ? sql`exists (select 1 from ${carrierStates} cs where cs.carrier_id = "carriers"."id" and cs.state = ${filter.state})`
       : undefined,
     filter.q ? sql`lower(${carriers.name}) like ${`%${filter.q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%`}` : undefined,
+    after,
   );
   return ctx.db
     .select({
@@ -37,11 +49,25 @@ export async function listCatalogue(ctx: Ctx, filter: { line?: string; state?: s
     .from(carriers)
     .leftJoin(tenantCarriers, and(eq(tenantCarriers.carrierId, carriers.id), eq(tenantCarriers.tenantId, ctx.tenantId)))
     .where(where)
-    .orderBy(asc(carriers.name));
+    .orderBy(asc(carriers.name), asc(carriers.id))
+    .$dynamic();
 }
 
-/** The agency's carriers (seed carriers/tenant/list); `invalidOnly` is seed tenant/invalid-creds. */
-export async function listTenantCarriers(ctx: Ctx, input: { invalidOnly?: boolean } = {}) {
+/** The catalogue (seed carriers, carriers/lob/list, lob/states), optionally only carriers writing a line / in a state. */
+export async function listCatalogue(ctx: Ctx, filter: CatalogueFilter) {
+  await ensureCarrierCatalogue(ctx.db);
+  return catalogueRows(ctx, filter);
+}
+
+/** One page of the catalogue for the API, with the cursor of the next. */
+export async function pageCatalogue(ctx: Ctx, filter: CatalogueFilter, paging: CarrierPaging) {
+  await ensureCarrierCatalogue(ctx.db);
+  const size = paging.limit ?? LIST_LIMIT_DEFAULT;
+  const rows = await catalogueRows(ctx, filter, afterName(paging, carriers.id)).limit(size + 1);
+  return cursorPage(rows, size, (last) => ({ key: last.name, id: last.id }));
+}
+
+function tenantCarrierRows(ctx: Ctx, input: TenantCarrierFilter, after?: SQL) {
   return ctx.db
     .select({
       id: tenantCarriers.id,
@@ -57,8 +83,23 @@ export async function listTenantCarriers(ctx: Ctx, input: { invalidOnly?: boolea
     })
     .from(tenantCarriers)
     .innerJoin(carriers, eq(carriers.id, tenantCarriers.carrierId))
-    .where(and(eq(tenantCarriers.tenantId, ctx.tenantId), input.invalidOnly ? eq(tenantCarriers.credentialsInvalid, true) : undefined))
-    .orderBy(asc(carriers.name));
+    .where(
+      and(eq(tenantCarriers.tenantId, ctx.tenantId), input.invalidOnly ? eq(tenantCarriers.credentialsInvalid, true) : undefined, after),
+    )
+    .orderBy(asc(carriers.name), asc(tenantCarriers.id))
+    .$dynamic();
+}
+
+/** The agency's carriers (seed carriers/tenant/list); `invalidOnly` is seed tenant/invalid-creds. */
+export async function listTenantCarriers(ctx: Ctx, input: TenantCarrierFilter = {}) {
+  return tenantCarrierRows(ctx, input);
+}
+
+/** One page of the agency's carriers for the API, with the cursor of the next. */
+export async function pageTenantCarriers(ctx: Ctx, input: TenantCarrierFilter, paging: CarrierPaging) {
+  const size = paging.limit ?? LIST_LIMIT_DEFAULT;
+  const rows = await tenantCarrierRows(ctx, input, afterName(paging, tenantCarriers.id)).limit(size + 1);
+  return cursorPage(rows, size, (last) => ({ key: last.name, id: last.id }));
 }
 
 /** Add a catalogue carrier to the agency (seed carriers/tenant/add-carrier). */

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { queryRows } from "~/db/rows.server";
+import { cursorPage, decodeCursor, LIST_LIMIT_DEFAULT } from "~/utils/cursor.server";
 import { auditEvents, customers, policies, remarkets, renewalFlags, users } from "~/db/schema";
 import { clock, type TenantContext } from "../platform/context.server";
 import { NotFoundError } from "../platform/errors.server";
@@ -43,10 +44,19 @@ function customerWhere(ctx: Ctx, f: CustomerFilters, year: number) {
   return and(...parts);
 }
 
-/** Customers (seed customers/all) with search by name or e-mail, filters and a page. */
-export async function listCustomers(ctx: Ctx, filters: CustomerFilters, page: number) {
+/** Keyset paging (the API): at most `limit` rows after `cursor`, the page number then ignored. */
+export type CustomerPaging = { limit?: number; cursor?: string };
+
+/**
+ * Customers (seed customers/all) with search by name or e-mail, filters and a page, ordered by
+ * name then id (customers_tenant_name_idx); `nextCursor` continues after the last row.
+ */
+export async function listCustomers(ctx: Ctx, filters: CustomerFilters, page: number, paging: CustomerPaging = {}) {
   const year = clock(ctx).getUTCFullYear();
   const where = customerWhere(ctx, filters, year);
+  const keyset = paging.limit !== undefined || paging.cursor !== undefined;
+  const size = keyset ? (paging.limit ?? LIST_LIMIT_DEFAULT) : CUSTOMERS_PAGE_SIZE;
+  const after = paging.cursor ? decodeCursor(paging.cursor) : null;
   const [rows, [{ total }]] = await Promise.all([
     ctx.db
       .select({
@@ -66,13 +76,13 @@ export async function listCustomers(ctx: Ctx, filters: CustomerFilters, page: nu
           ),
       })
       .from(customers)
-      .where(where)
+      .where(after ? and(where, sql`(${customers.name}, ${customers.id}) > (${after.key}, ${after.id}::uuid)`) : where)
       .orderBy(asc(customers.name), asc(customers.id))
-      .limit(CUSTOMERS_PAGE_SIZE)
-      .offset((page - 1) * CUSTOMERS_PAGE_SIZE),
+      .limit(size + 1)
+      .offset(keyset ? 0 : (page - 1) * CUSTOMERS_PAGE_SIZE),
     ctx.db.select({ total: count() }).from(customers).where(where),
   ]);
-  return { rows, total };
+  return { ...cursorPage(rows, size, (last) => ({ key: last.name, id: last.id })), total };
 }
 
 /** Seed customers/counts: total, with an active policy, re-marketed this (quota) year (one statement, each an index-only count). */

@@ -4,7 +4,7 @@ import type { listWorklist } from "~/services/renewals/worklist.server";
 import { explainReason, plainReason } from "~/utils/flag-reason";
 import { formatDate, formatDateTime, formatMoney, formatNumber } from "~/utils/format";
 import { FLAG_STATUS_VALUES as FLAG_STATUSES, daysBetween } from "~/utils/renewals";
-import { multiLineText, singleLineText } from "~/utils/schemas";
+import { multiLineText, queryFilterText } from "~/utils/schemas";
 
 // The worklist's server side, in one module the route imports. Its schemas live here: the page
 // validates on the server (conform's `lastResult` shows the messages, with or without JavaScript),
@@ -32,11 +32,7 @@ export { redirectWithToast } from "~/utils/toast.server";
 // browser bundle does not load the formatting module (and date-fns with it).
 export { formatCount, formatDate, formatNumber } from "~/utils/format";
 
-const optionalText = singleLineText()
-  .max(120)
-  .optional()
-  .catch(undefined)
-  .transform((v) => v || undefined);
+const optionalText = queryFilterText();
 const FiltersSchema = z.object({
   status: z.enum(FLAG_STATUSES).catch("open"),
   carrier: optionalText,

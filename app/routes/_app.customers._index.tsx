@@ -16,7 +16,7 @@ import { requireTenantContext } from "~/utils/auth.server";
 import { formatCount, formatDate, formatNumber, formatPhone } from "~/utils/format";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { OUTCOME_LABELS } from "~/utils/renewals";
-import { singleLineText } from "~/utils/schemas";
+import { queryFilterText } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Customers | Remarket" }];
 
@@ -24,11 +24,7 @@ export const handle = {
   description: "Every insured in your book, with their active policies, producer and what is flagged for re-marketing.",
 };
 
-const optionalText = singleLineText()
-  .max(120)
-  .optional()
-  .catch(undefined)
-  .transform((v) => v || undefined);
+const optionalText = queryFilterText();
 const FiltersSchema = z.object({
   q: optionalText,
   state: optionalText,

@@ -45,3 +45,11 @@ export function jsonWithoutControls(value: unknown): unknown {
 
 /** A JSON value from a client (a wizard draft), cleaned of control characters. */
 export const cleanJson = () => z.unknown().transform(jsonWithoutControls);
+
+/** A list filter read from the query string: one line of at most 120 characters; empty or unreadable is no filter. */
+export const queryFilterText = () =>
+  singleLineText()
+    .max(120)
+    .optional()
+    .catch(undefined)
+    .transform((v) => v || undefined);

@@ -371,10 +371,7 @@ export default function MappingPage() {
               className="rounded border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-700 dark:bg-amber-950"
               data-testid="expired-active"
             >
-              {`${formatCount(scan.expiredActive.count, "policy", "policies")} ${scan.expiredActive.count === 1 ? "is" : "are"} marked Active but expired before today`}{" "}
-              (rows {scan.expiredActive.rows.join(", ")}
-              {scan.expiredActive.count > scan.expiredActive.rows.length ? ", …" : ""}). They are imported as they are, but will never come
-              up for renewal: check whether the source missed a renewal or a cancellation.
+              {expiredActiveWarning(scan.expiredActive)}
             </p>
           ) : null}
           {scan.invalidRows.length > 0 ? (
@@ -476,3 +473,14 @@ function ValueMapSection({
 }
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/error-page";
+
+/** "2 policies are marked Active but expired before today (rows 2, 5). They are imported, …". */
+function expiredActiveWarning({ count, rows }: { count: number; rows: number[] }) {
+  const one = count === 1;
+  const where = `${one ? "row" : "rows"} ${rows.join(", ")}${count > rows.length ? ", …" : ""}`;
+  return (
+    `${formatCount(count, "policy", "policies")} ${one ? "is" : "are"} marked Active but expired before today (${where}). ` +
+    `${one ? "It is" : "They are"} imported as ${one ? "it is" : "they are"}, but ${one ? "its" : "their"} renewal date has passed, so the ` +
+    `worklist will not show ${one ? "it" : "them"}: check whether the source missed a renewal or a cancellation.`
+  );
+}

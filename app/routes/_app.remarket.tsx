@@ -339,13 +339,7 @@ export default function RemarketPage() {
           <input type="hidden" name="sort" value={sort} />
           <label className="block text-sm lg:min-w-[10rem] lg:flex-1">
             <span className="font-medium text-slate-700 dark:text-slate-200">Search</span>
-            <input
-              type="search"
-              name="q"
-              defaultValue={filters.q ?? ""}
-              placeholder="Customer or policy number"
-              className={`${inputClass} mt-1`}
-            />
+            <input type="search" name="q" defaultValue={filters.q ?? ""} placeholder="Name or policy #" className={`${inputClass} mt-1`} />
           </label>
           <div className="lg:order-last">
             <Button type="submit" variant="secondary">
@@ -360,7 +354,7 @@ export default function RemarketPage() {
                 label="Status"
                 value={filters.status}
                 all=""
-                className="lg:w-32"
+                className="lg:w-28"
                 options={FLAG_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
               />
               <FilterSelect
@@ -396,7 +390,7 @@ export default function RemarketPage() {
                 label="Renewal figure"
                 value={filters.basis ?? ""}
                 all="Any"
-                className="lg:w-32"
+                className="lg:w-36"
                 options={[
                   { value: "offer", label: "Carrier offer" },
                   { value: "predicted", label: "Predicted" },

@@ -193,7 +193,20 @@ async function discoverTargets(/** @type {string} */ base, /** @type {string} */
   const file = first(filesPage, new RegExp(`/files/${uuid}(?!/)`), "a file");
   const report = await findReport(filesPage, html, uuid);
   const connection = first(await html("/connect-database"), new RegExp(`/connect-database/${uuid}(?!/)`), "a connection");
-  const step = first(await html("/integration-setup"), new RegExp(`/configure-integration/[a-z-]+/${uuid}`), "a wizard step");
+  // A connection the demo set up in full, so no step of the wizard is ahead of it (its last step answers 200).
+  const connectionIds = [
+    ...new Set([...(await html("/connect-database")).matchAll(new RegExp(`/connect-database/(${uuid})`, "g"))].map((m) => m[1])),
+  ];
+  let setUp = "";
+  for (const id of connectionIds) {
+    const last = await fetch(`${base}/configure-integration/filter-options/${id}`, { headers: { cookie }, redirect: "manual" });
+    await last.arrayBuffer();
+    if (last.status === 200) {
+      setUp = id;
+      break;
+    }
+  }
+  if (!setUp) throw new Error("no connection set up in full found");
 
   /** @type {[string, string][]} */
   const pages = [
@@ -217,7 +230,11 @@ async function discoverTargets(/** @type {string} */ base, /** @type {string} */
     ["connections", "/connect-database"],
     ["a connection", connection],
     ["integration setup", "/integration-setup"],
-    ["a wizard step", step],
+    // Each step of the wizard.
+    ["wizard: mapping", `/configure-integration/configuration/${setUp}`],
+    ["wizard: prediction", `/configure-integration/prediction/${setUp}`],
+    ["wizard: tasks", `/configure-integration/task-creation/${setUp}`],
+    ["wizard: filters", `/configure-integration/filter-options/${setUp}`],
   ];
   return pages.map(
     ([name, p]) => /** @type {Target} */ ({ name, path: p, cookie: p.startsWith("/auth/") || p === "/bench/hello" ? undefined : cookie }),

@@ -5,6 +5,7 @@ import { getStorage } from "../files/storage.server";
 import { createReadyFileConnection } from "./connection-fixtures.server";
 import { scanSource } from "./connection-scan.server";
 import { connectorOf, uploadKeyFor } from "./connections.server";
+import type { Connector } from "./connectors/types";
 
 const HEADER =
   "Client Number,Applicant Name,Applicant Type,Email,Phone,Address Line 1,Address Line 2,City,State,Zip Code,Producer,CSR,Policy #,LOB,Carrier,Policy Status,Original Inception,Effective Date,Exp Date,Term,Written Premium,Prior Premium,Renewal Premium,Risk State,Claims 3Y,Last Modified";
@@ -51,5 +52,41 @@ describe("the mapping preview", () => {
     );
     expect(scan.valid).toBe(4);
     expect(scan.expiredActive).toEqual({ count: 2, rows: [2, 5] });
+  });
+});
+
+describe("scanning a stored export again", () => {
+  function countingConnector(contentKey?: string) {
+    const reads = { count: 0 };
+    const connector: Connector = {
+      contentKey,
+      listObjects: async () => [{ name: "rows", label: "export.csv" }],
+      listAttributes: async () => [],
+      listValues: async () => [],
+      testCredentials: async () => ({ ok: true, message: "" }),
+      async *readRecords() {
+        reads.count++;
+        yield [{ rowNumber: 2, values: { "Policy #": "HO1" } }];
+      },
+    };
+    return { reads, connector };
+  }
+  const mapping = { object: "rows", fields: { policyNumber: "Policy #" }, valueMaps: { lineOfBusiness: {}, status: {} } };
+
+  test("reads it once for one mapping and day, and again for another mapping or day", async () => {
+    const { reads, connector } = countingConnector(`tenants/t/connections/${crypto.randomUUID()}.csv`);
+    const first = await scanSource(connector, mapping, { today: "2026-11-26" });
+    expect(await scanSource(connector, mapping, { today: "2026-11-26" })).toBe(first);
+    expect(reads.count).toBe(1);
+    await scanSource(connector, { ...mapping, identityRule: "per-name" }, { today: "2026-11-26" });
+    await scanSource(connector, mapping, { today: "2026-11-27" });
+    expect(reads.count).toBe(3);
+  });
+
+  test("a live source (no content key) is read on every scan", async () => {
+    const { reads, connector } = countingConnector();
+    await scanSource(connector, mapping);
+    await scanSource(connector, mapping);
+    expect(reads.count).toBe(2);
   });
 });

@@ -2,6 +2,7 @@ import { FILTER_DIMENSIONS, type ConnectionMapping, type FilterDimension } from 
 import { filterValues, type CanonicalCustomer, type CanonicalPolicy } from "~/services/connections/mapping/transform";
 import { createIdentityConflictDetector, type IdentityConflict } from "~/services/connections/mapping/identity";
 import { createRowValidator } from "~/services/connections/mapping/validate";
+import { createContentMemo } from "~/utils/content-memo.server";
 import type { Connector } from "./connectors/types";
 
 // One pass over the source with a mapping: the preview (first 10 mapped rows), valid and invalid
@@ -29,11 +30,20 @@ export type ScanResult = {
   csrs: string[];
 };
 
-export async function scanSource(
-  connector: Connector,
-  mapping: ConnectionMapping,
-  options: { limit?: number; previewSize?: number; invalidSamples?: number; today?: string } = {},
-): Promise<ScanResult> {
+type ScanOptions = { limit?: number; previewSize?: number; invalidSamples?: number; today?: string };
+
+// The mapping step scans up to 10,000 rows on every load: kept per stored export, mapping and day
+// (the export never changes; see createContentMemo).
+const scans = createContentMemo<ScanResult>(50);
+
+export function scanSource(connector: Connector, mapping: ConnectionMapping, options: ScanOptions = {}): Promise<ScanResult> {
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
+  const scan = () => scanOnce(connector, mapping, { ...options, today });
+  if (!connector.contentKey) return scan();
+  return scans.get(JSON.stringify([connector.contentKey, mapping, { ...options, today }]), scan);
+}
+
+async function scanOnce(connector: Connector, mapping: ConnectionMapping, options: ScanOptions): Promise<ScanResult> {
   const limit = options.limit ?? Infinity;
   const previewSize = options.previewSize ?? 10;
   const invalidSamples = options.invalidSamples ?? 50;

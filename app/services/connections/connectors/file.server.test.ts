@@ -135,3 +135,41 @@ describe("file connector", () => {
     expect(fileFormatFor("a.pdf")).toBeNull();
   });
 });
+
+describe("file connector listings of a stored export", () => {
+  const csv = "Client,Line,Status\n1,Auto,Active\n2,Home,Active\n3,Auto,Expired\n";
+  function counted(contentKey?: string) {
+    const opened = { count: 0 };
+    const open = async () => {
+      opened.count++;
+      return Readable.from([Buffer.from(csv, "utf8")]);
+    };
+    return { opened, connector: createFileConnector({ open, format: "csv", fileName: "export.csv", contentKey }) };
+  }
+
+  test("are read from the file once per stored key, by every connector on that key", async () => {
+    const key = `tenants/t/connections/${crypto.randomUUID()}.csv`;
+    const first = counted(key);
+    expect(await first.connector.listValues("rows", "Line")).toEqual([
+      { value: "Auto", count: 2 },
+      { value: "Home", count: 1 },
+    ]);
+    const second = counted(key);
+    expect(await second.connector.listValues("rows", "Line")).toEqual([
+      { value: "Auto", count: 2 },
+      { value: "Home", count: 1 },
+    ]);
+    expect((await second.connector.listAttributes("rows")).map((a) => a.name)).toEqual(["Client", "Line", "Status"]);
+    await second.connector.listAttributes("rows");
+    // Only the headers were read, once: sniffing the delimiter and reading are two opens.
+    expect(second.opened.count).toBe(2);
+    expect(await second.connector.listValues("rows", "Status", 1)).toEqual([{ value: "Active", count: 2 }]);
+  });
+
+  test("without a key (a file being uploaded) are read every time", async () => {
+    const { opened, connector } = counted();
+    await connector.listValues("rows", "Line");
+    await connector.listValues("rows", "Line");
+    expect(opened.count).toBe(4); // delimiter sniff + read, twice
+  });
+});

@@ -11,8 +11,9 @@ import type { Cell } from "~/services/files/eda/profiler";
 import { readWorkbookIndex, sheetRows, type WorkbookIndex } from "~/services/files/eda/xlsx.server";
 import { openZip, type ZipReader } from "~/services/files/eda/zip.server";
 import type { SourceRow } from "~/services/connections/mapping/transform";
+import { createContentMemo } from "~/utils/content-memo.server";
 import { readCsvBatches, type CsvRecord } from "./csv-reader.server";
-import { ConnectorError, UnreadableExportError, type Connector, type SourceValue } from "./types";
+import { ConnectorError, UnreadableExportError, type Connector, type SourceAttribute, type SourceObject, type SourceValue } from "./types";
 
 // The file connector: an uploaded export (CSV or XLSX) read as a stream, page by page, so a
 // 100 000-row export never sits in memory. Handles a UTF-8 BOM, ; or tab delimiters, title rows
@@ -36,14 +37,24 @@ export function fileFormatFor(fileName: string): FileFormat | null {
 
 type RawRow = CsvRecord;
 
+// The mapping step lists the export's sheets, headers and a column's values on every load (each a
+// pass over the file): kept per stored export, which never changes (see createContentMemo).
+const objectsMemo = createContentMemo<SourceObject[]>(100);
+const attributesMemo = createContentMemo<SourceAttribute[]>(200);
+const valuesMemo = createContentMemo<SourceValue[]>(400);
+
 export function createFileConnector(input: {
   open: () => Promise<Readable>;
   format: FileFormat;
   fileName: string;
   /** The file on this machine's disk, when storage keeps it there (saves copying an XLSX to a temporary file). */
   localPath?: () => string | null;
+  /** The stored export's key: its content never changes, so listings read from it are kept. */
+  contentKey?: string;
 }): Connector {
-  const { open, format, fileName } = input;
+  const { open, format, fileName, contentKey } = input;
+  const kept = <T>(memo: ReturnType<typeof createContentMemo<T>>, parts: unknown[], read: () => Promise<T>) =>
+    contentKey ? memo.get(JSON.stringify([contentKey, ...parts]), read) : read();
   const csvObject = "rows";
   const workbook = () => openWorkbook(open, input.localPath?.() ?? null);
 
@@ -102,33 +113,39 @@ export function createFileConnector(input: {
   }
 
   return {
-    async listObjects() {
-      if (format === "csv") return [{ name: csvObject, label: fileName }];
-      const opened = await workbook();
-      try {
-        return opened.book.refs.map((ref) => ({ name: ref.name, label: `${fileName} — ${ref.name}` }));
-      } finally {
-        await opened.close();
-      }
-    },
+    contentKey,
 
-    async listAttributes(object) {
-      return (await headersOf(object)).map((h) => ({ name: h, label: h }));
-    },
-
-    async listValues(object, attribute, limit = 200) {
-      // One column only: the cell at the attribute's index, no record per row.
-      const counts = new Map<string, number>();
-      let column = -1;
-      for await (const { headers, rows } of dataBatches(object)) {
-        if (column < 0) column = headers.indexOf(attribute);
-        if (column < 0) break;
-        for (const raw of rows) {
-          const value = (raw.cells[column] ?? "").trim();
-          if (counts.has(value) || counts.size < 10_000) counts.set(value, (counts.get(value) ?? 0) + 1);
+    listObjects() {
+      return kept(objectsMemo, ["objects", fileName], async () => {
+        if (format === "csv") return [{ name: csvObject, label: fileName }];
+        const opened = await workbook();
+        try {
+          return opened.book.refs.map((ref) => ({ name: ref.name, label: `${fileName} — ${ref.name}` }));
+        } finally {
+          await opened.close();
         }
-      }
-      return topValues(counts, limit);
+      });
+    },
+
+    listAttributes(object) {
+      return kept(attributesMemo, ["attributes", object], async () => (await headersOf(object)).map((h) => ({ name: h, label: h })));
+    },
+
+    listValues(object, attribute, limit = 200) {
+      return kept(valuesMemo, ["values", object, attribute, limit], async () => {
+        // One column only: the cell at the attribute's index, no record per row.
+        const counts = new Map<string, number>();
+        let column = -1;
+        for await (const { headers, rows } of dataBatches(object)) {
+          if (column < 0) column = headers.indexOf(attribute);
+          if (column < 0) break;
+          for (const raw of rows) {
+            const value = (raw.cells[column] ?? "").trim();
+            if (counts.has(value) || counts.size < 10_000) counts.set(value, (counts.get(value) ?? 0) + 1);
+          }
+        }
+        return topValues(counts, limit);
+      });
     },
 
     async *readRecords(object, options = {}) {

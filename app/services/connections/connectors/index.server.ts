@@ -45,6 +45,7 @@ export function connectorFor(db: DbOrTx, connection: ConnectionSource, options: 
       localPath: () => getStorage().localPath(key),
       format,
       fileName: connection.fileName,
+      contentKey: key,
     });
   }
   const secrets = connection.credentialsSealed ? unseal<Record<string, string>>(connection.credentialsSealed, connection.id) : {};

@@ -23,6 +23,11 @@ export type TaskWriteBack = {
 export type TestResult = { ok: boolean; message: string };
 
 export interface Connector {
+  /**
+   * Names the source's content when it can never change (an uploaded export, stored once under a
+   * fresh key), so what is read from it may be kept; absent for a live system.
+   */
+  readonly contentKey?: string;
   listObjects(): Promise<SourceObject[]>;
   listAttributes(object: string): Promise<SourceAttribute[]>;
   /** Distinct values of one attribute with counts, most frequent first. */

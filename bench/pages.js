@@ -12,13 +12,16 @@
 //   demo agency with set-based SQL (app/test-routes/large-book.server.ts) and runs the forecast.
 // --explain fetches each page once with SQL_LOG_FILE on, prints the plan of each statement it ran and
 //   flags sequential scans of tenant tables (no load test).
-// --profile writes the server's V8 CPU profile to bench/out/prof (bench/cpu-profile-summary.js reads it).
+// --profile writes the server's V8 CPU profile to bench/out/prof (bench/cpu-profile-summary.js reads it)
+//   and prints, for each page, where its CPU per request went: React render, loader data, forms,
+//   database, framework, our code, Node, garbage collector.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { AREA_LABELS, AREAS, cpuByArea, monotonicMicros } from "./lib/cpu-areas.js";
 import { freePort, run, serverCpuMs, sleep, waitForHealth } from "./lib/server.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -59,7 +62,7 @@ const TENANT_TABLES = [
 ];
 
 /** @typedef {{ name: string; path: string; cookie?: string }} Target */
-/** @typedef {{ name: string; path: string; rps: number; p50: number; p99: number; non2xx: number; errors: number; cpuMs: number | null }} Row */
+/** @typedef {{ name: string; path: string; rps: number; p50: number; p99: number; non2xx: number; errors: number; cpuMs: number | null; requests: number }} Row */
 
 async function main() {
   if (DB !== "pglite" && DB !== "postgres") throw new Error("--db pglite|postgres");
@@ -106,9 +109,13 @@ async function main() {
     env.EMBEDDED_READ_CACHE = "false";
   }
 
+  const profiling = flag("--profile");
+  if (profiling) rmSync(path.join(OUT, "prof"), { recursive: true, force: true });
+  /** @type {{ name: string; path: string; from: number; to: number; requests: number }[]} */
+  const windows = [];
   const nodeArgs = [
     ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean),
-    ...(flag("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "prof")}`] : []),
+    ...(profiling ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "prof")}`] : []),
   ];
   const server = spawn(process.execPath, [...nodeArgs, "server/index.js"], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
   const exited = new Promise((resolve) => server.once("exit", resolve));
@@ -136,7 +143,9 @@ async function main() {
       // Hello world right before each page: the ratio compares two windows a few seconds apart,
       // so a neighbour's burst on the shared machine moves both.
       const h = await measure(base, hello, DURATION, server.pid);
+      const from = monotonicMicros();
       const p = await measure(base, t, DURATION, server.pid);
+      windows.push({ name: t.name, path: t.path, from, to: monotonicMicros(), requests: p.requests });
       rows.push({ ...p, helloRps: h.rps, helloP99: h.p99 });
     }
     report(rows);
@@ -146,6 +155,27 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(sqlLog, { force: true });
   }
+  if (profiling && windows.length > 0) reportAreas(windows);
+}
+
+/** Each page's CPU per request by area, from the profile the server wrote on exit. */
+function reportAreas(/** @type {{ name: string; path: string; from: number; to: number; requests: number }[]} */ windows) {
+  const dir = path.join(OUT, "prof");
+  const file = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith(".cpuprofile")) : undefined;
+  if (!file) return console.warn("no CPU profile written");
+  const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8"));
+  const header = ["page", "sampled ms/req", ...AREAS];
+  const lines = windows.map((w) => {
+    const { ms, total } = cpuByArea(profile, w.from, w.to);
+    const per = (/** @type {number} */ v) => (v / Math.max(1, w.requests)).toFixed(2);
+    return [w.name, per(total), ...AREAS.map((a) => per(ms[a]))];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (/** @type {string[]} */ cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  console.info(`\nwhere each page's CPU goes, ms per request (sampled from bench/out/prof/${file}):`);
+  for (const a of AREAS) console.info(`  ${a}: ${AREA_LABELS[/** @type {keyof typeof AREA_LABELS} */ (a)]}`);
+  console.info(`\n${fmt(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
+  for (const l of lines) console.info(fmt(l));
 }
 
 /** "Try the demo" as a browser presses it: the one-time form token from the sign-in page, then the POST. */
@@ -266,6 +296,7 @@ async function measure(base, target, duration, pid) {
     path: target.path,
     // Completed requests over the measured time (autocannon's per-second average drops the last partial second).
     rps: result.requests.total / Math.max(0.001, result.duration),
+    requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,

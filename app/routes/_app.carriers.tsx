@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useServerForm } from "~/components/server-form";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -312,12 +312,12 @@ type MyCarrier = ReturnType<typeof useLoaderData<typeof loader>>["mine"][number]
 /** A carrier's numbers, portal credentials, validity and removal; open again when the action answered one of its forms. */
 function CarrierEditor({ carrier: c }: { carrier: MyCarrier }) {
   const lastResult = useActionData<typeof action>();
-  const [numbers, numberFields] = useForm({
+  const [numbers, numberFields] = useServerForm({
     id: useFormId(`numbers-${c.id}`, lastResult),
     lastResult: resultFor(lastResult, { id: c.id, intent: "numbers" }),
     defaultValue: { agencyCode: c.agencyCode ?? "", producerCode: c.producerCode ?? "" },
   });
-  const [credentials, credentialFields] = useForm({
+  const [credentials, credentialFields] = useServerForm({
     id: useFormId(`credentials-${c.id}`, lastResult),
     lastResult: resultFor(lastResult, { id: c.id, intent: "credentials" }),
     defaultValue: { username: c.portalUsername ?? "", password: "" },
@@ -385,7 +385,7 @@ function CarrierEditor({ carrier: c }: { carrier: MyCarrier }) {
 function MergeForm() {
   const { mine } = useLoaderData<typeof loader>();
   const lastResult = resultFor(useActionData<typeof action>(), { intent: "merge" });
-  const [form, fields] = useForm({ id: useFormId("merge-carriers", lastResult), lastResult });
+  const [form, fields] = useServerForm({ id: useFormId("merge-carriers", lastResult), lastResult });
   return (
     <PostForm {...getFormProps(form)} className="flex flex-wrap items-end gap-3" aria-label="Merge two carriers">
       <label className="block text-sm">

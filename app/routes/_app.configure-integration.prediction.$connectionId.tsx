@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, useServerForm, type ServerField } from "~/components/server-form";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -95,7 +95,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function PredictionPage() {
   const { connection, objects } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useServerForm({
     id: "prediction",
     lastResult: useActionData<typeof action>(),
     defaultValue: Object.fromEntries(
@@ -179,7 +179,7 @@ export default function PredictionPage() {
 
 const inputClass = "mt-1 block w-full rounded-md px-2 py-1.5 text-sm ring-1 ring-slate-300 aria-[invalid]:ring-red-500 dark:bg-slate-900";
 
-function NumberInput({ field, label }: { field: FieldMetadata<string>; label: string }) {
+function NumberInput({ field, label }: { field: ServerField; label: string }) {
   return (
     <label className="text-sm" htmlFor={field.id}>
       <span className="font-medium">{label}</span>
@@ -189,7 +189,7 @@ function NumberInput({ field, label }: { field: FieldMetadata<string>; label: st
   );
 }
 
-function FieldError({ field }: { field: FieldMetadata<string> }) {
+function FieldError({ field }: { field: ServerField }) {
   if (!field.errors) return null;
   return (
     <span id={field.errorId} className="mt-1 block text-red-600">

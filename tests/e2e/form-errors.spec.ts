@@ -74,3 +74,55 @@ test("staff admin: days out of range are refused in that row, the entry kept; a 
   await expect(page.getByText("Enter a number of days from 1 to 365.")).toHaveCount(0);
   await context.close();
 });
+
+test("prediction step: a days value out of range is refused by its field, the other lines' input kept", async ({ page }) => {
+  await startDemo(page);
+  await page.goto("/connect-database");
+  // The demo's connections went through the whole wizard, so its prediction step can be opened again.
+  const ids = await page
+    .locator('a[href^="/connect-database/"]')
+    .evaluateAll((links) => links.map((a) => a.getAttribute("href")!.split("/")[2]).filter((id) => /^[0-9a-f-]{36}$/.test(id)));
+  let opened = false;
+  for (const id of new Set(ids)) {
+    await page.goto(`/configure-integration/prediction/${id}`);
+    if (page.url().endsWith(`/configure-integration/prediction/${id}`)) {
+      opened = true;
+      break;
+    }
+  }
+  expect(opened).toBe(true);
+  const all = page.getByRole("group", { name: "All lines of business" });
+  await all.getByLabel("Premium increase (%)").fill("12.5");
+  await all.getByLabel("Flag days before expiration").fill("400");
+  await page.getByRole("button", { name: "Save & continue" }).click();
+  await expect(all.getByText("Use at most 365 days.")).toBeVisible();
+  await expect(all.getByLabel("Flag days before expiration")).toHaveAttribute("aria-invalid", "true");
+  await expect(all.getByLabel("Premium increase (%)")).toHaveValue("12.5");
+  await expect(all.getByLabel("Flag days before expiration")).toHaveValue("400");
+  await expect(page.getByText("Some values need a second look.")).toBeVisible();
+
+  await all.getByLabel("Flag days before expiration").fill("60");
+  await page.getByRole("button", { name: "Save & continue" }).click();
+  await expect(page).toHaveURL(/\/configure-integration\/task-creation\//);
+});
+
+test("carrier numbers: a code too long is refused by its field, the other kept; a good one is saved", async ({ page }) => {
+  await startDemo(page);
+  await page.goto("/carriers");
+  // Each carrier's editor is folded until its "Edit" is opened.
+  const editor = page.locator('details:has(form[aria-label^="Numbers for "])').first();
+  await editor.locator("summary").click();
+  const numbers = editor.getByRole("form", { name: /^Numbers for / });
+  await numbers.getByLabel("Agency no.").fill("A".repeat(41));
+  await numbers.getByLabel("Producer no.").fill("P-77");
+  await numbers.getByRole("button", { name: "Save numbers" }).click();
+  const again = page.getByRole("form", { name: /^Numbers for / }).filter({ hasText: "Keep codes under 40 characters." });
+  await expect(again).toHaveCount(1);
+  await expect(again.getByLabel("Producer no.")).toHaveValue("P-77");
+  await expect(again.getByLabel("Agency no.")).toHaveAttribute("aria-invalid", "true");
+
+  await again.getByLabel("Agency no.").fill("AG-1");
+  await again.getByRole("button", { name: "Save numbers" }).click();
+  await expect(page.getByText("AG-1 / P-77")).toBeVisible();
+  await expect(page.getByText("Keep codes under 40 characters.")).toHaveCount(0);
+});

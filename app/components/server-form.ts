@@ -23,14 +23,31 @@ export type ServerField = {
   getFieldset(): Record<string, ServerField>;
 };
 
-export type ServerFormMeta = { id: string; errorId: string; errors: string[] | undefined; allErrors: Record<string, string[]> };
+export type ServerFormMeta = {
+  id: string;
+  errorId: string;
+  /** "error" after a refused submission. */
+  status: "error" | "success" | undefined;
+  /** The refused submission's values (nested by field name), else undefined. */
+  value: Record<string, unknown> | undefined;
+  errors: string[] | undefined;
+  allErrors: Record<string, string[]>;
+};
 
 /** The form and its fields, by name (nested objects through `getFieldset()`). */
 export function useServerForm(options: { id: string; lastResult?: Reply; defaultValue?: Record<string, unknown> }) {
   const { id, lastResult } = options;
-  const values = (lastResult?.status === "error" ? lastResult.initialValue : options.defaultValue) ?? {};
+  const refused = lastResult?.status === "error" ? (lastResult.initialValue ?? {}) : undefined;
+  const values = refused ?? options.defaultValue ?? {};
   const errors = Object.fromEntries(Object.entries(lastResult?.error ?? {}).filter((e): e is [string, string[]] => !!e[1]?.length));
-  const form: ServerFormMeta = { id, errorId: `${id}-error`, errors: errors[""], allErrors: errors };
+  const form: ServerFormMeta = {
+    id,
+    errorId: `${id}-error`,
+    status: lastResult?.status,
+    value: refused,
+    errors: errors[""],
+    allErrors: errors,
+  };
   return [form, fieldsetOf(id, errors, values, "")] as const;
 }
 
@@ -44,12 +61,21 @@ function fieldsetOf(formId: string, errors: Record<string, string[]>, values: un
       formId,
       errorId: `${formId}-${name}-error`,
       errors: errors[name],
-      initialValue: value,
+      initialValue: serialize(value),
       getFieldset: () => fieldsetOf(formId, errors, value, name),
     };
   };
   // Fields are made as they are read: a form names only the fields it renders.
   return new Proxy({} as Record<string, ServerField>, { get: (_, key) => (typeof key === "string" ? field(key) : undefined) });
+}
+
+/** A starting value as a form field holds it (what conform's `defaultValue` does): text, "on" for true. */
+function serialize(value: unknown): unknown {
+  if (typeof value === "number" || typeof value === "bigint") return String(value);
+  if (typeof value === "boolean") return value ? "on" : undefined;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(serialize);
+  return value;
 }
 
 const aria = (meta: { errors: string[] | undefined; errorId: string }, control: boolean) =>
@@ -73,4 +99,9 @@ export function getSelectProps(field: ServerField) {
   const initial = field.initialValue;
   const base = { id: field.id, name: field.name, form: field.formId, ...aria(field, true) };
   return initial === undefined || initial === null ? base : { ...base, defaultValue: String(initial) };
+}
+
+export function getTextareaProps(field: ServerField) {
+  const base = { id: field.id, name: field.name, form: field.formId, ...aria(field, true) };
+  return typeof field.initialValue === "string" ? { ...base, defaultValue: field.initialValue } : base;
 }

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useServerForm } from "~/components/server-form";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -258,7 +258,7 @@ function RowNumberForm({
   children: ReactNode;
 }) {
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useServerForm({
     id: useFormId(`${intent}-${tenantId}`, actionData),
     lastResult: resultFor(actionData, { tenantId, intent }),
     defaultValue: { [name]: String(defaultValue) },

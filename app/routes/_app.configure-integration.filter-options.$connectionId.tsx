@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, useServerForm } from "~/components/server-form";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -65,7 +65,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function FilterOptionsPage() {
   const { connection, dimensions, valid, error } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
-  const [form] = useForm({ id: "filter-options", lastResult: useActionData<typeof action>() });
+  const [form] = useServerForm({ id: "filter-options", lastResult: useActionData<typeof action>() });
   // After a refused save the boxes are as the user left them (conform's value: the submitted one,
   // on the server and in the browser alike); before, as saved.
   const submitted = form.status === "error" ? ((form.value ?? {}) as Record<string, unknown>) : null;

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, useServerForm } from "~/components/server-form";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -85,7 +85,7 @@ const select = "mt-1 block w-full rounded-md px-2 py-1.5 text-sm ring-1 ring-sla
 export default function TaskCreationPage() {
   const { connection, setting, employees, activityCodes, workGroups } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useServerForm({
     id: "task-creation",
     lastResult: resultFor(useActionData<typeof action>(), { intent: "save" }),
     defaultValue: {
@@ -237,7 +237,7 @@ function OptionList({
   withCode?: boolean;
 }) {
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useServerForm({
     id: useFormId(`add-${kind}`, actionData),
     lastResult: resultFor(actionData, { intent: "add", kind }),
     defaultValue: { code: "", label: "", email: "" },

@@ -1,6 +1,7 @@
 import { useTimeZone } from "~/utils/use-time-zone";
 import { ForecastPreferenceFields, SettingsSchema, forecastObject } from "~/utils/forecast-schemas";
-import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, useServerForm, type ServerField } from "~/components/server-form";
+import { type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
@@ -126,12 +127,12 @@ export default function ForecastPage() {
   const [params] = useSearchParams();
   const wi = whatIf?.input ?? objectPreference;
   const actionData = useActionData<typeof action>();
-  const [whatIfForm, whatIfFields] = useForm({
+  const [whatIfForm, whatIfFields] = useServerForm({
     id: useFormId("what-if", whatIfResult),
     lastResult: whatIfResult,
     defaultValue: { forecastObjectId: whatIfObject, ...settingsValues(wi) },
   });
-  const [preferenceForm, preferenceFields] = useForm({
+  const [preferenceForm, preferenceFields] = useServerForm({
     id: useFormId("preferences", actionData),
     lastResult: resultFor(actionData, { intent: "save" }),
     defaultValue: {
@@ -403,7 +404,7 @@ export default function ForecastPage() {
   );
 }
 
-type Field = FieldMetadata<string>;
+type Field = ServerField;
 
 /** A preference's settings as the form's starting values (the window by its label, seed §5). */
 function settingsValues(p: { window: "6m" | "yr"; thresholdPct: number; thresholdAmount: number | null; actDaysBeforeExpiration: number }) {

@@ -1,5 +1,5 @@
 import { useTimeZone } from "~/utils/use-time-zone";
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useServerForm } from "~/components/server-form";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -228,7 +228,7 @@ export default function RemarketQuotesPage() {
 function OfferForm() {
   const { remarket } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useServerForm({
     id: "incumbent-offer",
     lastResult: resultFor(useActionData<typeof action>(), { intent: "offer" }),
     defaultValue: { incumbentOffer: remarket.incumbentOffer !== null ? String(remarket.incumbentOffer) : "" },
@@ -262,7 +262,7 @@ function OfferForm() {
 function QuoteForm() {
   const { remarket, choices, editing } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useServerForm({
     id: `quote-${editing?.id ?? "new"}`,
     lastResult: resultFor(useActionData<typeof action>(), { intent: "save" }),
     defaultValue: {

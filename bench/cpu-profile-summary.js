@@ -1,7 +1,9 @@
 // Summarises a V8 CPU profile (node --cpu-prof) by self time: where the server spends its CPU.
-// Usage: node bench/cpu-profile-summary.js bench/out/prof/<file>.cpuprofile [--top 40] [--by file|function] [--last 10]
+// Usage: node bench/cpu-profile-summary.js bench/out/prof/<file>.cpuprofile [--top 40] [--by file|function|area] [--last 10]
+// --by area: React render, loader data, forms, database, framework, our code, Node, GC (bench/lib/cpu-areas.js).
 // --last N keeps only the profile's last N seconds (the measured run, without start-up and warm-up).
 import { readFileSync } from "node:fs";
+import { areaOf } from "./lib/cpu-areas.js";
 
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith("--"));
@@ -34,7 +36,12 @@ profile.samples.forEach((id, i) => {
   total += delta;
   const { functionName, url, lineNumber } = node.callFrame;
   const where = url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?\/(build|app|server)\//, "$1/");
-  const key = by === "file" ? where || "(native)" : `${functionName || "(anonymous)"}  ${where}:${lineNumber + 1}`;
+  const key =
+    by === "area"
+      ? (areaOf(url, functionName) ?? "idle")
+      : by === "file"
+        ? where || "(native)"
+        : `${functionName || "(anonymous)"}  ${where}:${lineNumber + 1}`;
   self.set(key, (self.get(key) ?? 0) + delta);
 });
 const rows = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, top);

@@ -10,7 +10,8 @@
 // --db postgres uses DATABASE_URL (run it under scripts/with-postgres.sh speed_<name> …).
 // --size large adds 50,000 policies (≈ 20,000 customers), 200 files and 2,000 notifications to the
 //   demo agency with set-based SQL (app/test-routes/large-book.server.ts) and runs the forecast.
-// --explain fetches each page once with SQL_LOG_FILE on, prints the plan of each statement it ran and
+// --explain fetches each page once with SQL_LOG_FILE on, prints the plan of each statement it ran (EXPLAIN
+//   ANALYZE, rolled back: what each took) and
 //   flags sequential scans of tenant tables (no load test).
 // --profile writes the server's V8 CPU profile to bench/out/prof (bench/cpu-profile-summary.js reads it)
 //   and prints, for each page, where its CPU per request went: React render, loader data, forms,
@@ -372,7 +373,10 @@ async function explainPages(/** @type {string} */ base, /** @type {Target[]} */ 
     });
     if (!response.ok) throw new Error(`explain of ${t.path} failed: ${response.status} ${await response.text()}`);
     const { plans } = /** @type {{ plans: string[][] }} */ (await response.json());
-    console.info(`\n=== ${t.name} ${t.path}: ${statements.length} reading statements`);
+    const ms = plans.map((plan) => plan.reduce((n, l) => n + Number(/Execution Time: ([\d.]+) ms/.exec(l)?.[1] ?? 0), 0));
+    console.info(
+      `\n=== ${t.name} ${t.path}: ${statements.length} reading statements, ${ms.reduce((a, b) => a + b, 0).toFixed(2)} ms executing (EXPLAIN ANALYZE)`,
+    );
     for (const [i, s] of statements.entries()) {
       const seq = plans[i].filter((l) => TENANT_TABLES.some((table) => new RegExp(`Seq Scan on ${table}\\b`).test(l)));
       findings += seq.length;

@@ -47,7 +47,10 @@ const LargeBookSchema = z.object({
   policies: z.number().int().min(1).max(1_000_000).default(50_000),
 });
 
-/** bench/pages.js --explain: the plan of statements a page ran (read from SQL_LOG_FILE), with their parameters bound. */
+/**
+ * bench/pages.js --explain: the plan of statements a page ran (read from SQL_LOG_FILE), with their
+ * parameters bound, run (EXPLAIN ANALYZE) so each says what it took.
+ */
 const ExplainSchema = z.object({
   action: z.literal("explain"),
   statements: z.array(z.object({ sql: z.string(), params: z.array(z.unknown()) })).max(200),
@@ -113,13 +116,28 @@ async function explainStatements(db: Db, statements: { sql: string; params: unkn
     const parts = statement.sql.split(/\$(\d+)/);
     const chunks = parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql.param(statement.params[Number(part) - 1])));
     try {
-      const rows = await queryRows<Record<string, string>>(db, sql`explain ${sql.join(chunks)}`);
+      // Only reads reach here (bench/pages.js keeps select and with), and each runs in a transaction rolled back.
+      const rows = await db
+        .transaction(async (tx) => {
+          const result = await queryRows<Record<string, string>>(tx, sql`explain (analyze, buffers false) ${sql.join(chunks)}`);
+          throw new RolledBack(result);
+        })
+        .catch((e: unknown) => {
+          if (e instanceof RolledBack) return e.rows;
+          throw e;
+        });
       plans.push(rows.map((r) => r["QUERY PLAN"]));
     } catch (error) {
       plans.push([`(no plan: ${error instanceof Error ? error.message : String(error)})`]);
     }
   }
   return { plans };
+}
+
+class RolledBack extends Error {
+  constructor(readonly rows: Record<string, string>[]) {
+    super("rolled back");
+  }
 }
 
 async function sessionCookieValue(db: Db, user: { id: string; tenantId: string }) {

@@ -3,6 +3,7 @@ import { runTrialReminders } from "~/services/billing/billing-jobs.server";
 import { processFileJob } from "~/services/files/file-processing.server";
 import { FILE_JOB } from "~/services/files/files.server";
 import { pruneSpentRecords, removeStaleUploads } from "~/services/platform/housekeeping.server";
+import { refreshTableStatistics } from "~/db/table-statistics.server";
 import { pruneFinishedJobs, registerJobHandler, registerRecurringJob } from "~/services/platform/jobs.server";
 import { FORECAST_RECOMPUTE_JOB, handleForecastRecompute, handleForecastRecomputeAll } from "~/services/renewals/forecast.server";
 import { TASK_WRITEBACK_JOB, handleTaskWriteback } from "~/services/renewals/tasks.server";
@@ -37,6 +38,8 @@ export function registerJobs() {
     const pruned = await pruneSpentRecords(db);
     const temporaryUploads = await removeStaleUploads(getStorage(), temporaryUploadMaxAgeMs(getEnv()));
     log.info({ area: "jobs", pruned: { ...pruned, temporaryUploads } }, "pruned expired records");
+    // The tables that grow a row at a time (the book's are refreshed after each forecast computation).
+    await refreshTableStatistics(db, ["files", "notifications", "audit_events"]);
   });
   registerRecurringJob("housekeeping.prune", 6 * 3_600_000);
 

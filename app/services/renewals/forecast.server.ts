@@ -1,3 +1,4 @@
+import { refreshTableStatistics } from "~/db/table-statistics.server";
 import { queryRows } from "~/db/rows.server";
 import { addDays, differenceInCalendarDays, format, parseISO } from "date-fns";
 import { and, eq, sql } from "drizzle-orm";
@@ -450,6 +451,7 @@ export async function refreshForecast(ctx: { db: Db; tenantId: string; now?: () 
       );
   if (size < INLINE_LIMIT) {
     await recomputeForecast(ctx);
+    await refreshTableStatistics(ctx.db);
     return { inline: true };
   }
   await enqueueForecastRecompute(ctx.db, ctx.tenantId);
@@ -481,6 +483,8 @@ export const handleForecastRecompute: JobHandler = async (job, { db, progress })
       },
     },
   );
+  // After an import (this job follows every one) and the computation's own rewrite.
+  await refreshTableStatistics(db);
 };
 
 /** Daily: every tenant with a book gets a fresh forecast (days to expiry move, snoozes wake up). */

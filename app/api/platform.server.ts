@@ -6,7 +6,7 @@ import { generateSampleExport } from "~/services/connections/sample-export.serve
 import { listMembers } from "~/services/identity/team.server";
 import { createDeepLink, verifyDeepLink } from "~/services/platform/deeplinks.server";
 import { ServiceError } from "~/services/platform/errors.server";
-import { NOTIFICATIONS_PAGE_SIZE, listNotifications, notify } from "~/services/platform/notifications.server";
+import { NOTIFICATION_SORT, NOTIFICATIONS_PAGE_SIZE, listNotifications, notify } from "~/services/platform/notifications.server";
 import { defineOperation } from "~/utils/api.server";
 import { multiLineText, singleLineText } from "~/utils/schemas";
 import { cursorQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from "~/utils/cursor.server";
@@ -23,9 +23,10 @@ export const notificationsList = defineOperation({
   method: "GET",
   path: "/api/notifications",
   tag: "Notifications",
-  summary: `The caller's notifications, newest first: unread (default) or read, paged by limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page), or page (${NOTIFICATIONS_PAGE_SIZE} a page)`,
+  summary: `The caller's notifications, newest first (or sort): unread (default) or read, paged by limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page), or page (${NOTIFICATIONS_PAGE_SIZE} a page)`,
   input: z.object({
     filter: z.enum(["unread", "read"], { error: "filter is unread or read." }).default("unread"),
+    sort: NOTIFICATION_SORT.query,
     page,
     ...cursorQuery,
   }),

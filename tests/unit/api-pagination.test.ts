@@ -326,6 +326,9 @@ describe("GET /api/qoutes and /api/quotes with limit and cursor", () => {
       },
     );
     const all = [...mine, closed!];
+    // The page numbers (the /quotes page's paging) keep the same order.
+    const legacy = await get(await bearerFor(t.user), "/api/quotes?status=all&page=1");
+    expect(legacy.json.data.rows.map((r: Row) => r.id)).toEqual(order(all));
     const open = await walk(await bearerFor(t.user), "/api/quotes", async () => {});
     expect(open).toEqual(order(all.filter((r) => r.status === "open")));
     // Closed first (still newest first within each status), and oldest first.

@@ -2,8 +2,9 @@ import { Readable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { z } from "zod";
 import { apiListConnections } from "~/services/connections/connections-api.server";
-import { generateSampleExport } from "~/services/connections/sample-export.server";
+import { generateSampleExport, sampleAsOf } from "~/services/connections/sample-export.server";
 import { listMembers } from "~/services/identity/team.server";
+import { clock } from "~/services/platform/context.server";
 import { createDeepLink, verifyDeepLink } from "~/services/platform/deeplinks.server";
 import { ServiceError } from "~/services/platform/errors.server";
 import { NOTIFICATION_SORT, NOTIFICATIONS_PAGE_SIZE, listNotifications, notify } from "~/services/platform/notifications.server";
@@ -113,7 +114,7 @@ export const ezlynxSampleCsv = defineOperation({
   method: "GET",
   path: "/api/integrations/ezlynx/sample-csv",
   tag: "Connections",
-  summary: "A generated EZLynx-style export to try the import with (CSV download)",
+  summary: "A generated EZLynx-style export to try the import with (CSV download), its terms built around today",
   input: z.object({
     rows: z.coerce
       .number({ error: "rows must be a number." })
@@ -123,8 +124,8 @@ export const ezlynxSampleCsv = defineOperation({
       .default(120),
   }),
   produces: "text/csv",
-  run: async (_ctx, input) => {
-    const stream = Readable.from(generateSampleExport({ policies: input.rows }));
+  run: async (ctx, input) => {
+    const stream = Readable.from(generateSampleExport({ policies: input.rows, asOf: sampleAsOf(clock(ctx)) }));
     return new Response(createReadableStreamFromReadable(stream), {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",

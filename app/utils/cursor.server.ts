@@ -123,12 +123,23 @@ export function listSort<const F extends string, const A extends string = never>
         throw notGiven();
       }
       const value = (i: number) => sql`${keys[i]}::${CASTS[order[i]!.kind]}`;
-      // (a, b, c) after (x, y, z), each in its own direction: a beyond x, or a = x and b beyond y, …
-      return or(
-        ...order.map((term, i) =>
-          and(
-            ...order.slice(0, i).map((t, j) => sql`${t.expr} = ${value(j)}`),
-            term.descending ? sql`${term.expr} < ${value(i)}` : sql`${term.expr} > ${value(i)}`,
+      const beyond = (descending?: boolean) => sql.raw(descending ? "<" : ">");
+      const columns = sql.join(
+        order.map((t) => t.expr),
+        sql`, `,
+      );
+      const keyed = sql.join(
+        order.map((_, i) => value(i)),
+        sql`, `,
+      );
+      // All one way: a row comparison, which an index on the terms answers as a range.
+      if (order.every((t) => !t.descending === !order[0]!.descending)) return sql`(${columns}) ${beyond(order[0]!.descending)} (${keyed})`;
+      // Mixed: a beyond x, or a = x and b beyond y, …; the first term's bound (inclusive) leads, for its index.
+      return and(
+        sql`${order[0]!.expr} ${sql.raw(order[0]!.descending ? "<=" : ">=")} ${value(0)}`,
+        or(
+          ...order.map((term, i) =>
+            and(...order.slice(0, i).map((t, j) => sql`${t.expr} = ${value(j)}`), sql`${term.expr} ${beyond(term.descending)} ${value(i)}`),
           ),
         ),
       );

@@ -152,8 +152,8 @@ export async function runExample({ baseUrl, email, password, exportCsv, log = co
   log(`   With a lapsed access token, call() refreshed and retried: agency "${me.tenant.name}".`);
 
   // Upload an EZLynx export as multipart/form-data: the agency's own, or the server's generated
-  // sample (its terms are built around a fixed date, so an old one may flag nothing). The
-  // Idempotency-Key makes a retry (after a network error) safe.
+  // sample (its terms built around today, so some renewals fall due). The Idempotency-Key makes a
+  // retry (after a network error) safe.
   const csv = exportCsv ?? (await api.call<string>("GET", "/api/integrations/ezlynx/sample-csv?rows=120"));
   const form = new FormData();
   form.append("file", new Blob([csv], { type: "text/csv" }), "ezlynx-export.csv");

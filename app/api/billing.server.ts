@@ -59,10 +59,13 @@ export const remarketUsage = defineOperation({
 });
 
 export const createStripeCustomer = defineOperation({
+  idempotent: true,
   method: "POST",
   path: "/api/stripe/create-stripe-customer",
   tag,
   summary: "The agency's Stripe customer (created once; admins only)",
+  description:
+    "Answers the existing customer when there is one. 409 while payments are not configured on the server (no STRIPE_SECRET_KEY).",
   from: "query",
   response: z.object({ data: z.object({ customerId: z.string().nullable() }) }),
   run: async (ctx) => {

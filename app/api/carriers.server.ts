@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   addTenantCarrier,
   assignNumbers,
+  CATALOGUE_SORT,
   carriersForPolicy,
   getTenantCarrier,
   listCatalogue,
@@ -12,6 +13,7 @@ import {
   setCredentialsInvalid,
   statesForLine,
   tenantCarrierByCarrier,
+  TENANT_CARRIER_SORT,
 } from "~/services/connections/carriers.server";
 import { defineOperation } from "~/utils/api.server";
 import { CarrierCredentialsFields, CarrierNumbersFields } from "~/utils/carrier-schemas";
@@ -28,7 +30,7 @@ const state = singleLineText()
   .optional();
 // Without limit or cursor a list answers whole, as the original did; data stays an array and
 // nextCursor (null at the end) sits beside it.
-const paged = `by name; limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page) page it`;
+const paged = `by name (or sort); limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page) page it`;
 const isPaged = (input: { limit?: number; cursor?: string }) => input.limit !== undefined || input.cursor !== undefined;
 
 export const carriersCatalogue = defineOperation({
@@ -36,10 +38,10 @@ export const carriersCatalogue = defineOperation({
   path: "/api/carriers",
   tag,
   summary: `The carrier catalogue, optionally only carriers writing a line or in a state, ${paged}`,
-  input: z.object({ line: line.optional(), state, q: singleLineText().max(120).optional(), ...cursorQuery }),
-  run: async (ctx, { limit, cursor, ...filter }) => {
-    if (!isPaged({ limit, cursor })) return { data: await listCatalogue(ctx, filter), nextCursor: null };
-    const { rows, nextCursor } = await pageCatalogue(ctx, filter, { limit, cursor });
+  input: z.object({ line: line.optional(), state, q: singleLineText().max(120).optional(), sort: CATALOGUE_SORT.query, ...cursorQuery }),
+  run: async (ctx, { limit, cursor, sort, ...filter }) => {
+    if (!isPaged({ limit, cursor })) return { data: await listCatalogue(ctx, filter, sort), nextCursor: null };
+    const { rows, nextCursor } = await pageCatalogue(ctx, filter, { limit, cursor, sort });
     return { data: rows, nextCursor };
   },
 });
@@ -49,9 +51,9 @@ export const carriersTenantList = defineOperation({
   path: "/api/carriers/tenant/list",
   tag,
   summary: `The agency's carriers, with numbers and whether credentials are stored, ${paged}`,
-  input: z.object(cursorQuery),
+  input: z.object({ sort: TENANT_CARRIER_SORT.query, ...cursorQuery }),
   run: async (ctx, input) => {
-    if (!isPaged(input)) return { data: await listTenantCarriers(ctx, {}), nextCursor: null };
+    if (!isPaged(input)) return { data: await listTenantCarriers(ctx, {}, input.sort), nextCursor: null };
     const { rows, nextCursor } = await pageTenantCarriers(ctx, {}, input);
     return { data: rows, nextCursor };
   },
@@ -62,9 +64,9 @@ export const carriersInvalidCreds = defineOperation({
   path: "/api/carriers/tenant/invalid-creds",
   tag,
   summary: `The agency's carriers whose portal credentials failed, ${paged}`,
-  input: z.object(cursorQuery),
+  input: z.object({ sort: TENANT_CARRIER_SORT.query, ...cursorQuery }),
   run: async (ctx, input) => {
-    if (!isPaged(input)) return { data: await listTenantCarriers(ctx, { invalidOnly: true }), nextCursor: null };
+    if (!isPaged(input)) return { data: await listTenantCarriers(ctx, { invalidOnly: true }, input.sort), nextCursor: null };
     const { rows, nextCursor } = await pageTenantCarriers(ctx, { invalidOnly: true }, input);
     return { data: rows, nextCursor };
   },

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { EdaReportView, REPORT_CSS } from "~/components/eda-report";
 import { getDomainConfig, saveDomainConfig } from "~/services/files/file-config.server";
 import { signFileLink } from "~/services/files/file-links.server";
-import { getFileReport, listFiles, openFileContent, requireFile } from "~/services/files/files.server";
+import { FILE_SORT, getFileReport, listFiles, openFileContent, requireFile } from "~/services/files/files.server";
 import { NotFoundError } from "~/services/platform/errors.server";
 import { listNotifications, markFileNotificationsRead, markNotificationRead } from "~/services/platform/notifications.server";
 import { defineOperation } from "~/utils/api.server";
@@ -25,7 +25,7 @@ const page = z.coerce
 const filters = {
   status: z.enum(FILE_STATUSES, { error: `status is one of ${FILE_STATUSES.join(", ")}.` }).optional(),
   domain: z.enum(FILE_DOMAINS, { error: `domain is one of ${FILE_DOMAINS.join(", ")}.` }).optional(),
-  sort: z.enum(["newest", "oldest"], { error: "sort is newest or oldest." }).default("newest"),
+  sort: FILE_SORT.query,
   page,
   ...cursorQuery,
 };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { API_KEY_REQUESTS_PER_MINUTE } from "~/services/identity/api-keys.server";
 import type { ApiOperation } from "~/utils/api.server";
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from "~/utils/cursor.server";
 import { API_OPERATIONS } from "./catalogue.server";
 
 // /api/openapi.json: OpenAPI 3.1 generated from the catalogue, every schema from the zod schema the
@@ -143,7 +144,11 @@ The client's rule (the original product's): **on a 401, refresh once, then retry
 
 Refresh tokens rotate and are single use. Presenting one a second time means it was copied, so every token of that sign-in (access and refresh alike) is revoked at once. A client that refreshes from several threads must let one refresh and the others wait for its result. \`POST /api/auth/logout\` ends the sign-in: its access token and every refresh token.
 
-**Integrations** use an API key from Settings ▸ API keys instead: \`Authorization: Bearer rmk_<prefix>_<secret>\`. A key acts as the user who made it, in their agency; it is shown once, read-only or read-write, and does not expire (revoke it in Settings). A read-only key's writes answer 403; each key may make ${API_KEY_REQUESTS_PER_MINUTE} requests a minute, then 429 with \`Retry-After\` (seconds). A key never needs refreshing: a 401 with a key means it was revoked.`;
+**Integrations** use an API key from Settings ▸ API keys instead: \`Authorization: Bearer rmk_<prefix>_<secret>\`. A key acts as the user who made it, in their agency; it is shown once, read-only or read-write, and does not expire (revoke it in Settings). A read-only key's writes answer 403; each key may make ${API_KEY_REQUESTS_PER_MINUTE} requests a minute, then 429 with \`Retry-After\` (seconds). A key never needs refreshing: a 401 with a key means it was revoked.
+
+## Lists
+
+Lists page with \`limit\` (${LIST_LIMIT_DEFAULT} by default, at most ${LIST_LIMIT_MAX}) and an opaque \`cursor\`: send the \`nextCursor\` of the previous page (null on the last). Rows added while you walk a list neither repeat nor shift the pages you have not read. \`sort=<field>\` orders a list by a field, \`sort=-<field>\` descending; each list's \`sort\` parameter lists its values and default, and ties break on the id. A cursor continues only the sort it was made with: another \`sort\` with it is a 400, as is a field the list does not offer.`;
 
 let cached: unknown;
 

@@ -2,11 +2,12 @@ import { Readable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { z } from "zod";
 import { apiListConnections } from "~/services/connections/connections-api.server";
-import { generateSampleExport } from "~/services/connections/sample-export.server";
+import { generateSampleExport, sampleAsOf } from "~/services/connections/sample-export.server";
 import { listMembers } from "~/services/identity/team.server";
+import { clock } from "~/services/platform/context.server";
 import { createDeepLink, verifyDeepLink } from "~/services/platform/deeplinks.server";
 import { ServiceError } from "~/services/platform/errors.server";
-import { NOTIFICATIONS_PAGE_SIZE, listNotifications, notify } from "~/services/platform/notifications.server";
+import { NOTIFICATION_SORT, NOTIFICATIONS_PAGE_SIZE, listNotifications, notify } from "~/services/platform/notifications.server";
 import { defineOperation } from "~/utils/api.server";
 import { multiLineText, singleLineText } from "~/utils/schemas";
 import { cursorQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from "~/utils/cursor.server";
@@ -23,9 +24,10 @@ export const notificationsList = defineOperation({
   method: "GET",
   path: "/api/notifications",
   tag: "Notifications",
-  summary: `The caller's notifications, newest first: unread (default) or read, paged by limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page), or page (${NOTIFICATIONS_PAGE_SIZE} a page)`,
+  summary: `The caller's notifications, newest first (or sort): unread (default) or read, paged by limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page), or page (${NOTIFICATIONS_PAGE_SIZE} a page)`,
   input: z.object({
     filter: z.enum(["unread", "read"], { error: "filter is unread or read." }).default("unread"),
+    sort: NOTIFICATION_SORT.query,
     page,
     ...cursorQuery,
   }),
@@ -112,7 +114,7 @@ export const ezlynxSampleCsv = defineOperation({
   method: "GET",
   path: "/api/integrations/ezlynx/sample-csv",
   tag: "Connections",
-  summary: "A generated EZLynx-style export to try the import with (CSV download)",
+  summary: "A generated EZLynx-style export to try the import with (CSV download), its terms built around today",
   input: z.object({
     rows: z.coerce
       .number({ error: "rows must be a number." })
@@ -122,8 +124,8 @@ export const ezlynxSampleCsv = defineOperation({
       .default(120),
   }),
   produces: "text/csv",
-  run: async (_ctx, input) => {
-    const stream = Readable.from(generateSampleExport({ policies: input.rows }));
+  run: async (ctx, input) => {
+    const stream = Readable.from(generateSampleExport({ policies: input.rows, asOf: sampleAsOf(clock(ctx)) }));
     return new Response(createReadableStreamFromReadable(stream), {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",

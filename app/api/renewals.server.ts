@@ -1,8 +1,16 @@
 import { z } from "zod";
-import { customerCounts, getCustomerDetail, listCustomers, recentlyMarketed } from "~/services/renewals/customers.server";
+import { CUSTOMER_SORT, customerCounts, getCustomerDetail, listCustomers, recentlyMarketed } from "~/services/renewals/customers.server";
 import { getForecastPreference, listForecastPreferences, saveForecastPreference } from "~/services/renewals/forecast-preferences.server";
 import { forecastSummary } from "~/services/renewals/forecast-views.server";
-import { getRemarket, listRemarkets, quotesForCustomer, quotesForPolicy, saveQuote, selectQuote } from "~/services/renewals/quotes.server";
+import {
+  getRemarket,
+  listRemarkets,
+  quotesForCustomer,
+  quotesForPolicy,
+  REMARKET_SORT,
+  saveQuote,
+  selectQuote,
+} from "~/services/renewals/quotes.server";
 import { remarketPolicy } from "~/services/renewals/remarket.server";
 import { requireUuid } from "~/services/platform/ids.server";
 import { NotFoundError } from "~/services/platform/errors.server";
@@ -27,17 +35,18 @@ export const customersAll = defineOperation({
   method: "GET",
   path: "/api/customers/all",
   tag: "Customers",
-  summary: `Customers by name, searched by name or e-mail (q), filtered and paged: limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page), or page (20 a page)`,
+  summary: `Customers by name (or sort), searched by name or e-mail (q), filtered and paged: limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page), or page (20 a page)`,
   input: z.object({
     q: optionalText,
     state: optionalText,
     producer: optionalText,
     segment: z.enum(["all", "active", "remarketed"], { error: "segment is all, active or remarketed." }).default("all"),
+    sort: CUSTOMER_SORT.query,
     page,
     ...cursorQuery,
   }),
-  run: async (ctx, { page: pageNumber, limit, cursor, ...filters }) => {
-    const { rows, total, nextCursor } = await listCustomers(ctx, filters, pageNumber, { limit, cursor });
+  run: async (ctx, { page: pageNumber, limit, cursor, sort, ...filters }) => {
+    const { rows, total, nextCursor } = await listCustomers(ctx, filters, pageNumber, { limit, cursor, sort });
     // data stays the array of the original spec: nextCursor sits beside total and page.
     return { data: rows, total, page: pageNumber, nextCursor };
   },
@@ -87,9 +96,10 @@ const quotesOf = (prefix: string) => ({
     method: "GET",
     path: `${prefix}`,
     tag: quotesTag,
-    summary: `Re-marketed policies with their quote counts (open, closed or all), by status then newest, paged by limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page), or page (20 a page)`,
+    summary: `Re-marketed policies with their quote counts (open, closed or all), open first then newest (or sort), paged by limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page), or page (20 a page)`,
     input: z.object({
       status: z.enum(["open", "closed", "all"], { error: "status is open, closed or all." }).default("open"),
+      sort: REMARKET_SORT.query,
       page,
       ...cursorQuery,
     }),

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { FLAG_STATUSES } from "~/db/schema";
-import { listWorklistAfter } from "~/services/renewals/worklist.server";
+import { listWorklistAfter, WORKLIST_SORT } from "~/services/renewals/worklist.server";
 import { defineOperation } from "~/utils/api.server";
 import { cursorQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from "~/utils/cursor.server";
 import { plainReason } from "~/utils/flag-reason";
 import { singleLineText } from "~/utils/schemas";
 
 // The re-market worklist (the /remarket page's list) for API clients: the flagged renewals with
-// the page's filters, in its default order (soonest expiry first), paged by limit + cursor.
+// the page's filters and sorts (soonest expiry first unless asked), paged by limit + cursor.
 
 const filter = singleLineText().max(120, "Keep filters under 120 characters.").optional();
 
@@ -63,9 +63,9 @@ export const renewalsFlagged = defineOperation({
   method: "GET",
   path: "/api/renewals/flagged",
   tag: "Re-marketing",
-  summary: `Flagged renewals (the re-market worklist), soonest expiry first: limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page)`,
+  summary: `Flagged renewals (the re-market worklist), soonest expiry first (or sort): limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and cursor (nextCursor of the previous page)`,
   description:
-    "status defaults to open; carrier, line (of business), producer, state and basis (offer or predicted) filter by exact value, q by customer name or policy number. nextCursor is null on the last page.",
+    "status defaults to open; carrier, line (of business), producer, state and basis (offer or predicted) filter by exact value, q by customer name or policy number. sort is the page's: expiry, change_pct, change_amount or premium, descending with a leading minus. nextCursor is null on the last page.",
   input: z.object({
     status: z.enum(FLAG_STATUSES, { error: `status is one of ${FLAG_STATUSES.join(", ")}.` }).default("open"),
     carrier: filter,
@@ -74,13 +74,14 @@ export const renewalsFlagged = defineOperation({
     state: filter,
     basis: z.enum(["offer", "predicted"], { error: "basis is offer or predicted." }).optional(),
     q: filter,
+    sort: WORKLIST_SORT.query,
     ...cursorQuery,
   }),
   response: z
     .object({ data: z.object({ items: z.array(FlaggedRenewalSchema), nextCursor: z.string().nullable() }) })
     .meta({ examples: [{ data: { items: [EXAMPLE], nextCursor: "WyIyMDI3LTAyLTE0IiwiNmYxYzJhOWUtLi4uIl0" } }] }),
-  run: async (ctx, { limit, cursor, ...filters }) => {
-    const { items, nextCursor } = await listWorklistAfter(ctx, filters, { limit, cursor });
+  run: async (ctx, { limit, cursor, sort, ...filters }) => {
+    const { items, nextCursor } = await listWorklistAfter(ctx, filters, { limit, cursor, sort });
     return {
       data: {
         items: items.map(({ why, predicted, ...row }) => ({

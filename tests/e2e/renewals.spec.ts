@@ -156,6 +156,24 @@ test("another agency's customer and quotes pages are 404", async ({ page, browse
   await other.close();
 });
 
+test("the quotes list shows re-markets awaiting a decision first, each group newest first", async ({ page }) => {
+  await startDemo(page);
+  await page.goto("/quotes");
+  const rows = page.getByTestId("remarkets").locator("tbody tr");
+  await expect(rows.first()).toContainText("Open");
+  // The outcome column: every "Open" before any outcome (closed sorted after open, not before it).
+  const outcomes = (await rows.locator("td:nth-child(7)").allInnerTexts()).map((o) => o.trim());
+  const firstClosed = outcomes.findIndex((o) => o !== "Open");
+  expect(firstClosed, outcomes.join(", ")).toBeGreaterThan(0);
+  expect(
+    outcomes.slice(firstClosed).filter((o) => o === "Open"),
+    outcomes.join(", "),
+  ).toEqual([]);
+  // Within the open ones, newest re-marketed first.
+  const dates = (await rows.locator("td:nth-child(5)").allInnerTexts()).slice(0, firstClosed).map((d) => Date.parse(d));
+  expect(dates, dates.join(", ")).toEqual([...dates].sort((a, b) => b - a));
+});
+
 test("what-if for one line of business saves that line's preference", async ({ page }) => {
   await startDemo(page);
   await page.goto("/forecast");

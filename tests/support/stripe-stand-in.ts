@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
  * Stands in for the Stripe API at the HTTP boundary, for the official SDK pointed at it with
  * its host/port/protocol options. It answers only the endpoints Remarket uses: customers
  * (create, list by e-mail), Checkout sessions, billing portal sessions and subscriptions
- * (retrieve, update). Every request is recorded for assertions.
+ * (retrieve, update), and replays a POST repeated with its Idempotency-Key as Stripe does. Every
+ * request is recorded for assertions.
  */
 export type RecordedRequest = { method: string; path: string; query: URLSearchParams; body: URLSearchParams };
 
@@ -17,6 +18,8 @@ export async function startStripeStandIn() {
   const requests: RecordedRequest[] = [];
   const customers: Customer[] = [];
   const subscriptions = new Map<string, Subscription>();
+  // Stripe answers a POST repeated with the same Idempotency-Key with the first answer (24 hours).
+  const answered = new Map<string, [number, unknown]>();
 
   const server = http.createServer((req, res) => {
     let raw = "";
@@ -26,7 +29,10 @@ export async function startStripeStandIn() {
       const body = new URLSearchParams(raw);
       const recorded = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, body };
       requests.push(recorded);
-      const [status, payload] = route(recorded);
+      const key = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
+      const replay = typeof key === "string" ? answered.get(key) : undefined;
+      const [status, payload] = replay ?? route(recorded);
+      if (typeof key === "string" && !replay) answered.set(key, [status, payload]);
       res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${randomUUID().slice(0, 12)}` });
       res.end(JSON.stringify(payload));
     });

@@ -21,7 +21,7 @@ type Operation = {
   operationId: string;
   security: unknown[];
   deprecated?: boolean;
-  parameters?: { name: string; in: "path" | "query" | "header"; required: boolean }[];
+  parameters?: { name: string; in: "path" | "query" | "header"; required: boolean; schema?: { enum?: string[]; default?: string } }[];
   requestBody?: { content: Record<string, { schema: Schema }> };
   responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
 };
@@ -212,6 +212,26 @@ describe("/api/openapi.json: the contract every operation keeps", () => {
         if (holder?.nextCursor)
           expect(await expectDocumented(op, await paged(`limit=1&cursor=${holder.nextCursor}`), `${label} next`)).toBe(200);
         expect(await expectDocumented(op, await paged("cursor=%21"), `${label} bad cursor`), `${label} bad cursor`).toBe(400);
+        // Every cursor list sorts by sort=<field> or sort=-<field>: each documented value pages as
+        // documented, a field it does not list is a 400, and a cursor is refused by another sort.
+        const sort = op.parameters.find((p) => p.in === "query" && p.name === "sort");
+        expect(sort?.schema?.enum, `${label} documents sort`).toEqual(expect.arrayContaining([sort?.schema?.default]));
+        for (const value of sort!.schema!.enum!) {
+          const sorted = await paged(`limit=1&sort=${value}`);
+          const next = (await sorted.clone().json()) as { nextCursor?: string | null; data?: { nextCursor?: string | null } };
+          expect(await expectDocumented(op, sorted, `${label} sort=${value}`), `${label} sort=${value}`).toBe(200);
+          const cursor = (Array.isArray(next.data) ? next : next.data)?.nextCursor;
+          if (cursor) {
+            const label2 = `${label} sort=${value} next`;
+            expect(await expectDocumented(op, await paged(`limit=1&sort=${value}&cursor=${cursor}`), label2), label2).toBe(200);
+            // The same field the other way round.
+            const other = value.startsWith("-") ? value.slice(1) : `-${value}`;
+            const label3 = `${label} sort=${other} with a cursor of sort=${value}`;
+            if (sort!.schema!.enum!.includes(other))
+              expect(await expectDocumented(op, await paged(`limit=1&sort=${other}&cursor=${cursor}`), label3), label3).toBe(400);
+          }
+        }
+        expect(await expectDocumented(op, await paged("sort=-noSuchField"), `${label} bad sort`), `${label} bad sort`).toBe(400);
       }
       // A creating POST takes an Idempotency-Key: a retry answers as the first did.
       if (op.parameters?.some((p) => p.in === "header" && p.name === "Idempotency-Key")) {

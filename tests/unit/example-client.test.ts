@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createClient, runExample } from "../../examples/api-client";
-import { generateSampleExport } from "~/services/connections/sample-export.server";
 import { buildApp, startServer, type RunningServer } from "../support/real-server";
 
 // Issue 17 §7: the example client (examples/api-client.ts) against the real production server,
@@ -37,10 +36,8 @@ describe("examples/api-client.ts", () => {
   test("log in → refresh → upload an export → walk the setup → import → list flagged renewals → re-market one", async () => {
     const email = await createUser();
     const lines: string[] = [];
-    // The server's sample is built around a fixed date; this one is built around today, so renewals fall due.
-    let exportCsv = "";
-    for await (const chunk of generateSampleExport({ policies: 120, asOf: new Date().toISOString().slice(0, 10) })) exportCsv += chunk;
-    const result = await runExample({ baseUrl: server.base, email, password, exportCsv, log: (line) => lines.push(line) });
+    // No export of its own: the client uploads the server's sample, built around today, so renewals fall due.
+    const result = await runExample({ baseUrl: server.base, email, password, log: (line) => lines.push(line) });
 
     expect(result.rotated).toBe(true);
     expect(result.uploadedBytes).toBeGreaterThan(1000);

@@ -9,6 +9,8 @@ import { applySubscriptionSnapshot } from "./billing-account.server";
 import { changePlan, ensureStripeCustomer, getBillingOverview, openBillingPortal, startAddPaymentMethod } from "./billing.server";
 import { isServiceError } from "../platform/errors.server";
 import { getRemarketAllowance } from "./quota.server";
+import { loader as api } from "~/routes/api.$";
+import { bearerFor } from "../../../tests/support/factories";
 
 // Opening the per-worker database can take long on a busy machine: pay it in a hook, not a test.
 beforeAll(async () => {
@@ -88,6 +90,49 @@ describe("Stripe mode, SDK pointed at the stand-in", () => {
     expect(added.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /v1/checkout/sessions"]);
     expect(added[0].body.get("mode")).toBe("setup");
     expect(added[0].body.get("customer")).toBe(row.stripeCustomerId);
+  });
+
+  test("POST /api/stripe/create-stripe-customer with an Idempotency-Key: a retry replays the first answer, one customer made", async () => {
+    const { ctx, user } = await createTestTenant();
+    const auth = await bearerFor(user);
+    const post = async (key: string) => {
+      const response = await api({
+        request: new Request("http://localhost/api/stripe/create-stripe-customer", {
+          method: "POST",
+          headers: { Authorization: auth, "Idempotency-Key": key },
+        }),
+        params: {},
+        context: {},
+      });
+      return {
+        status: response.status,
+        replayed: response.headers.get("Idempotent-Replayed"),
+        body: (await response.json()) as { data: { customerId: string } },
+      };
+    };
+    const created = () =>
+      standIn.requests.filter(
+        (r) => r.method === "POST" && r.path === "/v1/customers" && r.body.get("metadata[tenantId]") === ctx.tenantId,
+      );
+    const first = await post("create-customer-0001");
+    expect(first.status).toBe(200);
+    expect(first.replayed).toBeNull();
+    expect(first.body.data.customerId).toMatch(/^cus_/);
+    const retry = await post("create-customer-0001");
+    expect(retry).toEqual({ status: 200, replayed: "true", body: first.body });
+    // Another key runs again and finds the customer the first made: still one.
+    const again = await post("create-customer-0002");
+    expect(again.replayed).toBeNull();
+    expect(again.body.data.customerId).toBe(first.body.data.customerId);
+    expect(created()).toHaveLength(1);
+    expect(standIn.customers.filter((c) => c.metadata.tenantId === ctx.tenantId)).toHaveLength(1);
+  });
+
+  test("two requests at once create one Stripe customer (Stripe's own Idempotency-Key per agency)", async () => {
+    const { ctx } = await createTestTenant();
+    const [a, b] = await Promise.all([ensureStripeCustomer(ctx), ensureStripeCustomer(ctx)]);
+    expect(a).toBe(b);
+    expect(standIn.customers.filter((c) => c.metadata.tenantId === ctx.tenantId)).toHaveLength(1);
   });
 
   test("an existing customer is found by e-mail (seed get-payment-customer-id)", async () => {

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { carrierLines, carrierStates, carriers, policies, tenantCarriers } from "~/db/schema";
 import { sealSecret } from "~/utils/secret-box.server";
-import { cursorPage, decodeCursor, LIST_LIMIT_DEFAULT } from "~/utils/cursor.server";
+import { LIST_LIMIT_DEFAULT, listSort, type SortOf } from "~/utils/cursor.server";
 import { recordAudit } from "../platform/audit.server";
 import { ensureCarrierCatalogue } from "./carrier-catalogue.server";
 import { clock, type TenantContext } from "../platform/context.server";
@@ -17,17 +17,22 @@ const stateCount = sql<number>`(select count(*) from ${carrierStates} cs where c
 
 type CatalogueFilter = { line?: string; state?: string; q?: string };
 type TenantCarrierFilter = { invalidOnly?: boolean };
-/** Keyset paging (the API): at most `limit` rows after `cursor` (carrier name, then id). */
-export type CarrierPaging = { limit?: number; cursor?: string };
+/** The catalogue's orders: by carrier name, ties by id. */
+export const CATALOGUE_SORT = listSort({
+  fields: { name: { expr: carriers.name, kind: "text" } },
+  then: [{ expr: carriers.id, kind: "uuid" }],
+  default: "name",
+});
+/** The agency's carriers' orders: by carrier name, ties by the agency entry's id. */
+export const TENANT_CARRIER_SORT = listSort({
+  fields: { name: { expr: carriers.name, kind: "text" } },
+  then: [{ expr: tenantCarriers.id, kind: "uuid" }],
+  default: "name",
+});
+/** Keyset paging (the API): at most `limit` rows after `cursor`, in a `sort` of the list's. */
+export type CarrierPaging<S extends string> = { limit?: number; cursor?: string; sort?: S };
 
-/** The condition "after the cursor's row" for lists ordered by carrier name, then an id. */
-function afterName(paging: CarrierPaging, id: typeof carriers.id | typeof tenantCarriers.id): SQL | undefined {
-  if (!paging.cursor) return undefined;
-  const after = decodeCursor(paging.cursor);
-  return sql`(${carriers.name}, ${id}) > (${after.key}, ${after.id}::uuid)`;
-}
-
-function catalogueRows(ctx: Ctx, filter: CatalogueFilter, after?: SQL) {
+function catalogueRows(ctx: Ctx, filter: CatalogueFilter, sort: SortOf<typeof CATALOGUE_SORT> = CATALOGUE_SORT.default, after?: SQL) {
   const where = and(
     filter.line
       ? sql`exists (select 1 from ${carrierLines} cl where cl.carrier_id = "carriers"."id" and cl.line_of_business = ${filter.line})`
@@ -45,29 +50,37 @@ function catalogueRows(ctx: Ctx, filter: CatalogueFilter, after?: SQL) {
       lines: linesOf,
       states: stateCount,
       tenantCarrierId: tenantCarriers.id,
+      cursorKey: CATALOGUE_SORT.key(sort),
     })
     .from(carriers)
     .leftJoin(tenantCarriers, and(eq(tenantCarriers.carrierId, carriers.id), eq(tenantCarriers.tenantId, ctx.tenantId)))
     .where(where)
-    .orderBy(asc(carriers.name), asc(carriers.id))
+    .orderBy(...CATALOGUE_SORT.orderBy(sort))
     .$dynamic();
 }
 
 /** The catalogue (seed carriers, carriers/lob/list, lob/states), optionally only carriers writing a line / in a state. */
-export async function listCatalogue(ctx: Ctx, filter: CatalogueFilter) {
+export async function listCatalogue(ctx: Ctx, filter: CatalogueFilter, sort?: SortOf<typeof CATALOGUE_SORT>) {
   await ensureCarrierCatalogue(ctx.db);
-  return catalogueRows(ctx, filter);
+  const rows = await catalogueRows(ctx, filter, sort);
+  return rows.map(({ cursorKey: _key, ...row }) => row);
 }
 
 /** One page of the catalogue for the API, with the cursor of the next. */
-export async function pageCatalogue(ctx: Ctx, filter: CatalogueFilter, paging: CarrierPaging) {
+export async function pageCatalogue(ctx: Ctx, filter: CatalogueFilter, paging: CarrierPaging<SortOf<typeof CATALOGUE_SORT>>) {
   await ensureCarrierCatalogue(ctx.db);
   const size = paging.limit ?? LIST_LIMIT_DEFAULT;
-  const rows = await catalogueRows(ctx, filter, afterName(paging, carriers.id)).limit(size + 1);
-  return cursorPage(rows, size, (last) => ({ key: last.name, id: last.id }));
+  const sort = paging.sort ?? CATALOGUE_SORT.default;
+  const rows = await catalogueRows(ctx, filter, sort, CATALOGUE_SORT.after(sort, paging.cursor)).limit(size + 1);
+  return CATALOGUE_SORT.page(rows, size, sort);
 }
 
-function tenantCarrierRows(ctx: Ctx, input: TenantCarrierFilter, after?: SQL) {
+function tenantCarrierRows(
+  ctx: Ctx,
+  input: TenantCarrierFilter,
+  sort: SortOf<typeof TENANT_CARRIER_SORT> = TENANT_CARRIER_SORT.default,
+  after?: SQL,
+) {
   return ctx.db
     .select({
       id: tenantCarriers.id,
@@ -80,26 +93,29 @@ function tenantCarrierRows(ctx: Ctx, input: TenantCarrierFilter, after?: SQL) {
       hasSecret: sql<boolean>`${tenantCarriers.portalSecret} is not null`,
       credentialsInvalid: tenantCarriers.credentialsInvalid,
       credentialsCheckedAt: tenantCarriers.credentialsCheckedAt,
+      cursorKey: TENANT_CARRIER_SORT.key(sort),
     })
     .from(tenantCarriers)
     .innerJoin(carriers, eq(carriers.id, tenantCarriers.carrierId))
     .where(
       and(eq(tenantCarriers.tenantId, ctx.tenantId), input.invalidOnly ? eq(tenantCarriers.credentialsInvalid, true) : undefined, after),
     )
-    .orderBy(asc(carriers.name), asc(tenantCarriers.id))
+    .orderBy(...TENANT_CARRIER_SORT.orderBy(sort))
     .$dynamic();
 }
 
 /** The agency's carriers (seed carriers/tenant/list); `invalidOnly` is seed tenant/invalid-creds. */
-export async function listTenantCarriers(ctx: Ctx, input: TenantCarrierFilter = {}) {
-  return tenantCarrierRows(ctx, input);
+export async function listTenantCarriers(ctx: Ctx, input: TenantCarrierFilter = {}, sort?: SortOf<typeof TENANT_CARRIER_SORT>) {
+  const rows = await tenantCarrierRows(ctx, input, sort);
+  return rows.map(({ cursorKey: _key, ...row }) => row);
 }
 
 /** One page of the agency's carriers for the API, with the cursor of the next. */
-export async function pageTenantCarriers(ctx: Ctx, input: TenantCarrierFilter, paging: CarrierPaging) {
+export async function pageTenantCarriers(ctx: Ctx, input: TenantCarrierFilter, paging: CarrierPaging<SortOf<typeof TENANT_CARRIER_SORT>>) {
   const size = paging.limit ?? LIST_LIMIT_DEFAULT;
-  const rows = await tenantCarrierRows(ctx, input, afterName(paging, tenantCarriers.id)).limit(size + 1);
-  return cursorPage(rows, size, (last) => ({ key: last.name, id: last.id }));
+  const sort = paging.sort ?? TENANT_CARRIER_SORT.default;
+  const rows = await tenantCarrierRows(ctx, input, sort, TENANT_CARRIER_SORT.after(sort, paging.cursor)).limit(size + 1);
+  return TENANT_CARRIER_SORT.page(rows, size, sort);
 }
 
 /** Add a catalogue carrier to the agency (seed carriers/tenant/add-carrier). */

@@ -192,9 +192,12 @@ export type SampleOptions = {
   invalidRows?: number;
   /** Exact duplicate rows, spread through the file. */
   duplicateRows?: number;
-  /** The "today" the terms are built around (yyyy-mm-dd). */
+  /** The "today" the terms are built around (yyyy-mm-dd); a fixed day unless given, so fixtures stay the same. */
   asOf?: string;
 };
+
+/** The `asOf` of a sample served to try the import: today, so its renewals fall due and get flagged. */
+export const sampleAsOf = (now: Date) => now.toISOString().slice(0, 10);
 
 /** The sample export as CSV text chunks. */
 export async function* generateSampleExport(options: SampleOptions = {}): AsyncIterable<string> {

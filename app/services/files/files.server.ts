@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, max, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
 import { fileEvents, fileReports, files, jobs, users, type FileDomain, type FileExtension, type FileStatus } from "~/db/schema";
 import { clock, type TenantContext, type TxContext } from "../platform/context.server";
-import { decodeCursor, encodeCursor, LIST_LIMIT_DEFAULT } from "~/utils/cursor.server";
-import { NotFoundError, ServiceError } from "../platform/errors.server";
+import { LIST_LIMIT_DEFAULT, listSort, type SortOf } from "~/utils/cursor.server";
+import { NotFoundError } from "../platform/errors.server";
 import { CONTENT_TYPES } from "./file-types.server";
 import { enqueueJob } from "../platform/jobs.server";
 import { getStorage } from "./storage.server";
@@ -80,11 +80,19 @@ export async function transitionFile(
   return true;
 }
 
+/** The file list's orders: newest first unless asked; `newest` and `oldest` are the page's words for them. */
+export const FILE_SORT = listSort({
+  fields: { createdAt: { expr: files.createdAt, kind: "timestamp" }, name: { expr: files.name, kind: "text" } },
+  then: [{ expr: files.id, kind: "uuid" }],
+  default: "-createdAt",
+  aliases: { newest: "-createdAt", oldest: "createdAt" },
+});
+
 export type FileListFilters = {
   view: "mine" | "all";
   status?: FileStatus;
   domain?: FileDomain;
-  sort: "newest" | "oldest";
+  sort: SortOf<typeof FILE_SORT>;
   page: number;
   /** Keyset paging (the API): at most `limit` rows after `cursor`; `page` is then ignored. */
   limit?: number;
@@ -99,21 +107,10 @@ export async function listFiles(ctx: TenantContext, filters: FileListFilters) {
   if (filters.domain) conditions.push(eq(files.domain, filters.domain));
   const where = and(...conditions);
   const [{ total }] = await ctx.db.select({ total: count() }).from(files).where(where);
-  // Milliseconds, as a cursor carries them: rows of the same millisecond are ordered by id.
-  const createdMs = sql`date_trunc('milliseconds', ${files.createdAt})`;
   const keyset = filters.limit !== undefined || filters.cursor !== undefined;
   const size = keyset ? (filters.limit ?? LIST_LIMIT_DEFAULT) : FILES_PAGE_SIZE;
-  const after = filters.cursor ? decodeCursor(filters.cursor) : null;
-  const afterAt = after ? new Date(after.key) : null;
-  if (after && afterAt && !Number.isNaN(afterAt.getTime())) {
-    const at = afterAt.toISOString();
-    conditions.push(
-      filters.sort === "oldest"
-        ? sql`(${createdMs} > ${at}::timestamptz or (${createdMs} = ${at}::timestamptz and ${files.id} > ${after.id}))`
-        : sql`(${createdMs} < ${at}::timestamptz or (${createdMs} = ${at}::timestamptz and ${files.id} > ${after.id}))`,
-    );
-  } else if (after) throw new ServiceError("cursor is not one this API gave.", 400, "cursor");
-  const rows = await ctx.db
+  const after = FILE_SORT.after(filters.sort, filters.cursor);
+  const found = await ctx.db
     .select({
       id: files.id,
       name: files.name,
@@ -124,17 +121,15 @@ export async function listFiles(ctx: TenantContext, filters: FileListFilters) {
       failureReason: files.failureReason,
       createdAt: files.createdAt,
       uploadedByName: users.name,
+      cursorKey: FILE_SORT.key(filters.sort),
     })
     .from(files)
     .leftJoin(users, eq(users.id, files.uploadedBy))
-    .where(and(...conditions))
-    .orderBy(filters.sort === "oldest" ? asc(createdMs) : desc(createdMs), asc(files.id))
+    .where(and(...conditions, after))
+    .orderBy(...FILE_SORT.orderBy(filters.sort))
     .limit(size + 1)
     .offset(keyset ? 0 : (filters.page - 1) * FILES_PAGE_SIZE);
-  const more = rows.length > size;
-  if (more) rows.pop();
-  const last = rows.at(-1);
-  const nextCursor = more && last ? encodeCursor({ key: last.createdAt.toISOString(), id: last.id }) : null;
+  const { rows, nextCursor } = FILE_SORT.page(found, size, filters.sort);
   const names = [...new Set(rows.map((r) => r.name))];
   const duplicates = names.length
     ? await ctx.db

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, count, eq, isNotNull, isNull, or } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
 import { notifications } from "~/db/schema";
-import { cursorPage, decodeCursor, LIST_LIMIT_DEFAULT, timestampFromKey, timestampKey } from "~/utils/cursor.server";
+import { LIST_LIMIT_DEFAULT, listSort, type SortOf } from "~/utils/cursor.server";
 import { clock, type TenantContext } from "./context.server";
 import { NotFoundError } from "./errors.server";
 
@@ -50,21 +50,25 @@ export async function countUnread(db: DbOrTx, ctx: { tenantId: string; userId: s
 
 export const NOTIFICATIONS_PAGE_SIZE = 20;
 
+/** The notification list's order: newest first (notifications_tenant_idx) unless asked, ties by id. */
+export const NOTIFICATION_SORT = listSort({
+  fields: { createdAt: { expr: notifications.createdAt, kind: "timestamp" } },
+  then: [{ expr: notifications.id, kind: "uuid", descending: true }],
+  default: "-createdAt",
+});
+
 /**
  * The user's notifications, newest first: unread (default) or read (seed files/file-user-information),
- * by page or, for the API, `limit` rows after `cursor` (created-at then id, notifications_tenant_idx).
+ * by page or, for the API, `limit` rows after `cursor` in a NOTIFICATION_SORT order.
  */
 export async function listNotifications(
   ctx: TenantContext,
-  input: { filter: "unread" | "read"; page: number; limit?: number; cursor?: string },
+  input: { filter: "unread" | "read"; page: number; limit?: number; cursor?: string; sort?: SortOf<typeof NOTIFICATION_SORT> },
 ) {
   const where = and(visibleTo(ctx), input.filter === "read" ? isNotNull(notifications.readAt) : isNull(notifications.readAt));
   const keyset = input.limit !== undefined || input.cursor !== undefined;
   const size = keyset ? (input.limit ?? LIST_LIMIT_DEFAULT) : NOTIFICATIONS_PAGE_SIZE;
-  const after = input.cursor ? decodeCursor(input.cursor) : null;
-  const afterRow = after
-    ? sql`(${notifications.createdAt}, ${notifications.id}) < (${timestampFromKey(after.key)}::timestamptz, ${after.id}::uuid)`
-    : undefined;
+  const sort = input.sort ?? NOTIFICATION_SORT.default;
   const [{ total }] = await ctx.db.select({ total: count() }).from(notifications).where(where);
   const rows = await ctx.db
     .select({
@@ -76,15 +80,15 @@ export async function listNotifications(
       link: notifications.link,
       readAt: notifications.readAt,
       createdAt: notifications.createdAt,
-      cursorKey: timestampKey(notifications.createdAt),
+      cursorKey: NOTIFICATION_SORT.key(sort),
     })
     .from(notifications)
-    .where(and(where, afterRow))
-    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .where(and(where, NOTIFICATION_SORT.after(sort, input.cursor)))
+    .orderBy(...NOTIFICATION_SORT.orderBy(sort))
     .limit(size + 1)
     .offset(keyset ? 0 : (input.page - 1) * NOTIFICATIONS_PAGE_SIZE);
-  const page = cursorPage(rows, size, (last) => ({ key: last.cursorKey, id: last.id }));
-  return { total: Number(total), nextCursor: page.nextCursor, notifications: page.rows.map(({ cursorKey: _key, ...row }) => row) };
+  const page = NOTIFICATION_SORT.page(rows, size, sort);
+  return { total: Number(total), nextCursor: page.nextCursor, notifications: page.rows };
 }
 
 /** Mark one notification read (seed files/update-read-status); another tenant's or user's → 404. */

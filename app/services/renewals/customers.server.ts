@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { queryRows } from "~/db/rows.server";
-import { cursorPage, decodeCursor, LIST_LIMIT_DEFAULT } from "~/utils/cursor.server";
+import { LIST_LIMIT_DEFAULT, listSort, type SortOf } from "~/utils/cursor.server";
 import { auditEvents, customers, policies, remarkets, renewalFlags, users } from "~/db/schema";
 import { clock, type TenantContext } from "../platform/context.server";
 import { NotFoundError } from "../platform/errors.server";
@@ -44,19 +44,26 @@ function customerWhere(ctx: Ctx, f: CustomerFilters, year: number) {
   return and(...parts);
 }
 
+/** The customer list's orders: by name (customers_tenant_name_idx) unless asked otherwise, ties by id. */
+export const CUSTOMER_SORT = listSort({
+  fields: { name: { expr: customers.name, kind: "text" }, createdAt: { expr: customers.createdAt, kind: "timestamp" } },
+  then: [{ expr: customers.id, kind: "uuid" }],
+  default: "name",
+});
+
 /** Keyset paging (the API): at most `limit` rows after `cursor`, the page number then ignored. */
-export type CustomerPaging = { limit?: number; cursor?: string };
+export type CustomerPaging = { limit?: number; cursor?: string; sort?: SortOf<typeof CUSTOMER_SORT> };
 
 /**
- * Customers (seed customers/all) with search by name or e-mail, filters and a page, ordered by
- * name then id (customers_tenant_name_idx); `nextCursor` continues after the last row.
+ * Customers (seed customers/all) with search by name or e-mail, filters and a page, in a
+ * CUSTOMER_SORT order (by name then id unless asked); `nextCursor` continues after the last row.
  */
 export async function listCustomers(ctx: Ctx, filters: CustomerFilters, page: number, paging: CustomerPaging = {}) {
   const year = clock(ctx).getUTCFullYear();
   const where = customerWhere(ctx, filters, year);
   const keyset = paging.limit !== undefined || paging.cursor !== undefined;
   const size = keyset ? (paging.limit ?? LIST_LIMIT_DEFAULT) : CUSTOMERS_PAGE_SIZE;
-  const after = paging.cursor ? decodeCursor(paging.cursor) : null;
+  const sort = paging.sort ?? CUSTOMER_SORT.default;
   const [rows, [{ total }]] = await Promise.all([
     ctx.db
       .select({
@@ -74,15 +81,16 @@ export async function listCustomers(ctx: Ctx, filters: CustomerFilters, page: nu
           sql<number>`(select count(*) from ${renewalFlags} f where f.tenant_id = ${ctx.tenantId} and f.customer_id = "customers"."id" and f.status = 'open')`.mapWith(
             Number,
           ),
+        cursorKey: CUSTOMER_SORT.key(sort),
       })
       .from(customers)
-      .where(after ? and(where, sql`(${customers.name}, ${customers.id}) > (${after.key}, ${after.id}::uuid)`) : where)
-      .orderBy(asc(customers.name), asc(customers.id))
+      .where(and(where, CUSTOMER_SORT.after(sort, paging.cursor)))
+      .orderBy(...CUSTOMER_SORT.orderBy(sort))
       .limit(size + 1)
       .offset(keyset ? 0 : (page - 1) * CUSTOMERS_PAGE_SIZE),
     ctx.db.select({ total: count() }).from(customers).where(where),
   ]);
-  return { ...cursorPage(rows, size, (last) => ({ key: last.name, id: last.id })), total };
+  return { ...CUSTOMER_SORT.page(rows, size, sort), total };
 }
 
 /** Seed customers/counts: total, with an active policy, re-marketed this (quota) year (one statement, each an index-only count). */

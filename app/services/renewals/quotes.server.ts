@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import { carriers, customers, policies, quotes, remarkets, renewalForecasts, users, type RemarketOutcome } from "~/db/schema";
 import { knownCarriers } from "../connections/carrier-matching.server";
 import { matchCarrier, sameCarrier } from "../connections/carrier-names";
@@ -7,31 +7,40 @@ import { clock, type TenantContext } from "../platform/context.server";
 import { NotFoundError, ServiceError } from "../platform/errors.server";
 import { requireUuid } from "../platform/ids.server";
 import { premiumSaved } from "./savings";
-import { cursorPage, decodeCursor, LIST_LIMIT_DEFAULT, timestampFromKey, timestampKey } from "~/utils/cursor.server";
+import { LIST_LIMIT_DEFAULT, listSort, type SortOf } from "~/utils/cursor.server";
 
 type Ctx = Pick<TenantContext, "db" | "tenantId">;
 
 export const REMARKETS_PAGE_SIZE = 20;
 
-/** Where a re-markets cursor's key splits its status from its time. */
-const KEY_SEPARATOR = "|";
+/** Open re-markets (awaiting a decision) before closed ones: not the alphabet's order of the words. */
+const openFirst = sql<number>`(case when ${remarkets.status} = 'open' then 0 else 1 end)`;
 
 /**
- * Re-marketed policies with their quote counts (seed qoutes/), by status (closed sorts before open), newest, then
- * id; by page or, for the API, `limit` rows after `cursor`.
+ * The re-market list's orders: by status (open first), each status newest first, unless asked
+ * otherwise (`createdAt` is when it was re-marketed); ties newest, then by id.
  */
-export async function listRemarkets(ctx: Ctx, input: { status: "open" | "closed" | "all"; page: number; limit?: number; cursor?: string }) {
+export const REMARKET_SORT = listSort({
+  fields: { status: { expr: openFirst, kind: "number" }, createdAt: { expr: remarkets.remarketedAt, kind: "timestamp" } },
+  then: [
+    { expr: remarkets.remarketedAt, kind: "timestamp", descending: true },
+    { expr: remarkets.id, kind: "uuid", descending: true },
+  ],
+  default: "status",
+});
+
+/**
+ * Re-marketed policies with their quote counts (seed qoutes/), open first then newest (or another
+ * REMARKET_SORT order); by page or, for the API, `limit` rows after `cursor`.
+ */
+export async function listRemarkets(
+  ctx: Ctx,
+  input: { status: "open" | "closed" | "all"; page: number; limit?: number; cursor?: string; sort?: SortOf<typeof REMARKET_SORT> },
+) {
   const where = and(eq(remarkets.tenantId, ctx.tenantId), input.status === "all" ? undefined : eq(remarkets.status, input.status));
   const keyset = input.limit !== undefined || input.cursor !== undefined;
   const size = keyset ? (input.limit ?? LIST_LIMIT_DEFAULT) : REMARKETS_PAGE_SIZE;
-  const after = input.cursor ? decodeCursor(input.cursor) : null;
-  let afterRow: SQL | undefined;
-  if (after) {
-    const [status, at] = after.key.split(KEY_SEPARATOR);
-    if (status !== "open" && status !== "closed") throw new ServiceError("cursor is not one this API gave.", 400, "cursor");
-    const time = timestampFromKey(at ?? "");
-    afterRow = sql`(${remarkets.status} > ${status} or (${remarkets.status} = ${status} and (${remarkets.remarketedAt}, ${remarkets.id}) < (${time}::timestamptz, ${after.id}::uuid)))`;
-  }
+  const sort = input.sort ?? REMARKET_SORT.default;
   const quoteCount = ctx.db
     .select({ remarketId: quotes.remarketId, n: count().as("n") })
     .from(quotes)
@@ -56,20 +65,19 @@ export async function listRemarkets(ctx: Ctx, input: { status: "open" | "closed"
         premiumSaved: remarkets.premiumSaved,
         savingsBasis: remarkets.savingsBasis,
         quotes: sql<number>`coalesce(${quoteCount.n}, 0)`.mapWith(Number),
-        cursorKey: timestampKey(remarkets.remarketedAt),
+        cursorKey: REMARKET_SORT.key(sort),
       })
       .from(remarkets)
       .innerJoin(policies, eq(policies.id, remarkets.policyId))
       .innerJoin(customers, eq(customers.id, remarkets.customerId))
       .leftJoin(quoteCount, eq(quoteCount.remarketId, remarkets.id))
-      .where(and(where, afterRow))
-      .orderBy(asc(remarkets.status), desc(remarkets.remarketedAt), desc(remarkets.id))
+      .where(and(where, REMARKET_SORT.after(sort, input.cursor)))
+      .orderBy(...REMARKET_SORT.orderBy(sort))
       .limit(size + 1)
       .offset(keyset ? 0 : (input.page - 1) * REMARKETS_PAGE_SIZE),
     ctx.db.select({ total: count() }).from(remarkets).where(where),
   ]);
-  const page = cursorPage(rows, size, (last) => ({ key: `${last.status}${KEY_SEPARATOR}${last.cursorKey}`, id: last.id }));
-  return { rows: page.rows.map(({ cursorKey: _key, ...row }) => row), total, nextCursor: page.nextCursor };
+  return { ...REMARKET_SORT.page(rows, size, sort), total };
 }
 
 /** One re-market with its policy, customer and quotes; another tenant's id is a 404. */

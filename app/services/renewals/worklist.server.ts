@@ -1,6 +1,6 @@
 import { queryRows } from "~/db/rows.server";
-import { and, asc, desc, eq, gt, inArray, or, sql, type SQL } from "drizzle-orm";
-import { decodeCursor, encodeCursor, LIST_LIMIT_DEFAULT } from "~/utils/cursor.server";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { LIST_LIMIT_DEFAULT, listSort, type SortOf } from "~/utils/cursor.server";
 import type { DbOrTx } from "~/db/client.server";
 import { bulkActions, remarkets, renewalFlags, type BulkFailure, type FlagStatus, type WorklistFilterOptions } from "~/db/schema";
 import { recordAudit } from "../platform/audit.server";
@@ -19,32 +19,26 @@ export type WorklistFilters = {
   basis?: "offer" | "predicted";
 };
 
-/** `?sort=` values: a column, descending with a leading "-". Expiry, soonest first, is the default. */
-export const WORKLIST_SORTS = [
-  "expiry",
-  "-expiry",
-  "change_pct",
-  "-change_pct",
-  "change_amount",
-  "-change_amount",
-  "premium",
-  "-premium",
-] as const;
-export type WorklistSort = (typeof WORKLIST_SORTS)[number];
-
-const SORT_COLUMNS = {
-  expiry: renewalFlags.expirationDate,
-  change_pct: renewalFlags.changePct,
-  change_amount: renewalFlags.changeAmount,
-  premium: renewalFlags.renewalPremium,
-} as const;
-
-function sortOrder(sort: WorklistSort) {
-  const descending = sort.startsWith("-");
-  const column = SORT_COLUMNS[sort.replace(/^-/, "") as keyof typeof SORT_COLUMNS];
-  // Ties break on expiry then id, so a page boundary never shows a row twice or skips one.
-  return [descending ? desc(column) : asc(column), asc(renewalFlags.expirationDate), asc(renewalFlags.id)];
-}
+/**
+ * The worklist's orders (the page's `?sort=` and the API's): a column, descending with a leading
+ * "-". Expiry, soonest first, is the default; ties break on expiry then id, so a page boundary
+ * never shows a row twice or skips one.
+ */
+export const WORKLIST_SORT = listSort({
+  fields: {
+    expiry: { expr: renewalFlags.expirationDate, kind: "date" },
+    change_pct: { expr: renewalFlags.changePct, kind: "number" },
+    change_amount: { expr: renewalFlags.changeAmount, kind: "number" },
+    premium: { expr: renewalFlags.renewalPremium, kind: "number" },
+  },
+  then: [
+    { expr: renewalFlags.expirationDate, kind: "date" },
+    { expr: renewalFlags.id, kind: "uuid" },
+  ],
+  default: "expiry",
+});
+export const WORKLIST_SORTS = WORKLIST_SORT.values;
+export type WorklistSort = SortOf<typeof WORKLIST_SORT>;
 
 export const WORKLIST_PAGE_SIZE = 25;
 /**
@@ -109,7 +103,7 @@ export async function listWorklist(
       .from(renewalFlags)
       .leftJoin(remarkets, and(eq(remarkets.tenantId, renewalFlags.tenantId), eq(remarkets.policyId, renewalFlags.policyId)))
       .where(where)
-      .orderBy(...sortOrder(sort))
+      .orderBy(...WORKLIST_SORT.orderBy(sort))
       .limit(WORKLIST_PAGE_SIZE)
       .offset((page - 1) * WORKLIST_PAGE_SIZE),
     // The capped count and the last computation (filter choices, time) in one statement.
@@ -216,39 +210,25 @@ export async function logBulkAction(
   await ctx.db.insert(bulkActions).values({ tenantId: ctx.tenantId, userId: ctx.userId, createdAt: clock(ctx), ...entry });
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
- * The API's worklist (GET /api/renewals/flagged): soonest expiry first, `limit` rows after
- * `cursor` (keyset on expiry then id, the page's default order, so the same index serves it).
+ * The API's worklist (GET /api/renewals/flagged): in a WORKLIST_SORT order (soonest expiry first
+ * unless asked), `limit` rows after `cursor`.
  */
 export async function listWorklistAfter(
   ctx: Pick<TenantContext, "db" | "tenantId">,
   filters: WorklistFilters,
-  paging: { limit?: number; cursor?: string },
+  paging: { limit?: number; cursor?: string; sort?: WorklistSort },
 ) {
   const limit = paging.limit ?? LIST_LIMIT_DEFAULT;
-  const after = paging.cursor ? decodeCursor(paging.cursor) : null;
-  // A cursor this API did not give must not reach the database as a bad date or id (a 500).
-  if (after && !(ISO_DATE.test(after.key) && UUID.test(after.id)))
-    throw new ServiceError("cursor is not one this API gave.", 400, "cursor");
+  const sort = paging.sort ?? WORKLIST_SORT.default;
   const where = worklistWhere(ctx.tenantId, filters);
   const rows = await ctx.db
-    .select(WORKLIST_COLUMNS)
+    .select({ ...WORKLIST_COLUMNS, cursorKey: WORKLIST_SORT.key(sort) })
     .from(renewalFlags)
     .leftJoin(remarkets, and(eq(remarkets.tenantId, renewalFlags.tenantId), eq(remarkets.policyId, renewalFlags.policyId)))
-    .where(
-      after
-        ? and(
-            where,
-            or(gt(renewalFlags.expirationDate, after.key), and(eq(renewalFlags.expirationDate, after.key), gt(renewalFlags.id, after.id))),
-          )
-        : where,
-    )
-    .orderBy(asc(renewalFlags.expirationDate), asc(renewalFlags.id))
+    .where(and(where, WORKLIST_SORT.after(sort, paging.cursor)))
+    .orderBy(...WORKLIST_SORT.orderBy(sort))
     .limit(limit + 1);
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  return { items, nextCursor: rows.length > limit && last ? encodeCursor({ key: last.expirationDate, id: last.id }) : null };
+  const { rows: items, nextCursor } = WORKLIST_SORT.page(rows, limit, sort);
+  return { items, nextCursor };
 }

@@ -141,6 +141,8 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
     };
     // Renewals that pass the single-renewal rules wait for the per-customer cap (a few percent of the book).
     const candidates: ForecastRecord[] = [];
+    // Each row is counted as it is written: reading the rows back to sum them cost seconds.
+    const totals = monthTally();
     let evaluated = 0;
     // Read in ranges of expiration dates sized to ~BATCH renewals each: every range is one
     // index range scan on (tenant_id, expiration_date), whatever the size of the book.
@@ -152,7 +154,11 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
       const settled: ForecastRecord[] = [];
       for (const row of rows) {
         const e = evaluateRenewal(row, prefs.forLine(row.lineOfBusiness), predictRate(stats, row, minSample), today);
-        (e.exclusion === null ? candidates : settled).push({ e, line: row.lineOfBusiness, flagged: false, exclusion: e.exclusion });
+        const record: ForecastRecord = { e, line: row.lineOfBusiness, flagged: false, exclusion: e.exclusion };
+        if (e.exclusion !== null) {
+          settled.push(record);
+          totals.add(record);
+        } else candidates.push(record);
       }
       t = lap("evaluate", t);
       await writeForecasts(tx, ctx.tenantId, settled);
@@ -172,6 +178,7 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
       c.exclusion = exclusion;
       c.flagged = exclusion === null;
       if (c.flagged) flaggedIds.push(c.e.policyId);
+      totals.add(c);
     }
     t = lap("cap", t);
     await writeForecasts(tx, ctx.tenantId, candidates);
@@ -179,7 +186,7 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
     options.onProgress?.({ evaluated });
     await upsertFlags(tx, ctx.tenantId, now, flaggedIds);
     const filterOptions = await readFilterOptions(tx, ctx.tenantId);
-    const monthly = await monthlyTotals(tx, ctx.tenantId);
+    const monthly = totals.months();
     lap("flags", t);
     const run = {
       computedAt: now,
@@ -387,6 +394,39 @@ async function readFilterOptions(tx: DbOrTx, tenantId: string): Promise<Worklist
     lines: await distinct("line_of_business"),
     producers: await distinct("producer"),
     states: await distinct("risk_state"),
+  };
+}
+
+/**
+ * The totals `monthlyTotals` reads back, kept while the rows are written: the same rows (in the
+ * window), months and sums. Money is added in cents, as integers, so the sums are exact like
+ * PostgreSQL's numeric ones (the figures have two decimals, as the numeric(12, 2) columns keep them).
+ */
+export function monthTally() {
+  const byMonth = new Map<string, { renewals: number; premiumCents: number; renewalCents: number; flagged: number }>();
+  const cents = (amount: number | null) => (amount === null ? 0 : Math.round(amount * 100));
+  return {
+    add({ e, flagged }: { e: Pick<Evaluation, "inWindow" | "expirationDate" | "currentPremium" | "renewalPremium">; flagged: boolean }) {
+      if (!e.inWindow) return;
+      const month = e.expirationDate.slice(0, 7);
+      let m = byMonth.get(month);
+      if (!m) byMonth.set(month, (m = { renewals: 0, premiumCents: 0, renewalCents: 0, flagged: 0 }));
+      m.renewals += 1;
+      m.premiumCents += cents(e.currentPremium);
+      m.renewalCents += cents(e.renewalPremium ?? e.currentPremium);
+      if (flagged) m.flagged += 1;
+    },
+    months(): ForecastMonthTotals[] {
+      return [...byMonth.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([month, m]) => ({
+          month,
+          renewals: m.renewals,
+          premium: m.premiumCents / 100,
+          renewalPremium: m.renewalCents / 100,
+          flagged: m.flagged,
+        }));
+    },
   };
 }
 

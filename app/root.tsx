@@ -33,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 // Every request renews the session's idle window, and the header shows live counts: reload the
 // root's data on every navigation so the inactivity timer restarts from what the server knows.
 // Not after a draft autosave (a fetcher posting on each change of a form): it changes no count,
-// and the page's next navigation or save reloads the root anyway.
+// and the session its request renewed reaches the inactivity timer with the next navigation or save.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formData }) => !isDraftAutosave(formData);
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -317,11 +317,11 @@ describe("monthly totals kept by the computation", () => {
   });
 
   test("the totals kept while writing equal the old query's sums over the written rows: cents, predictions, gaps, windows", async () => {
-    const { db, tenant } = await createTestTenant();
+    const { db, tenant, ctx: tenantCtx } = await createTestTenant();
     const ctx = { db, tenantId: tenant.id, now: () => NOW };
     // Six months for home, a year for auto: rows of months 7–12 are written but outside home's window.
-    await saveForecastPreference({ db, tenantId: tenant.id }, { ...DEFAULT_PREFERENCE, forecastObjectId: "HOME", window: "6m" });
-    await saveForecastPreference({ db, tenantId: tenant.id }, { ...DEFAULT_PREFERENCE, forecastObjectId: "PAUTO", window: "yr" });
+    await saveForecastPreference(tenantCtx, { ...DEFAULT_PREFERENCE, forecastObjectId: "HOME", window: "6m" });
+    await saveForecastPreference(tenantCtx, { ...DEFAULT_PREFERENCE, forecastObjectId: "PAUTO", window: "yr" });
     const customers = [await createCustomer(db, tenant.id), await createCustomer(db, tenant.id), await createCustomer(db, tenant.id)];
     // History enough for predictions (+7.37 % and +3.11 %): renewals without an offer get a predicted figure.
     for (let i = 0; i < 5; i++) {

@@ -399,7 +399,7 @@ async function readFilterOptions(tx: DbOrTx, tenantId: string): Promise<Worklist
  * window), months and sums. Money is added in cents, as integers, so the sums are exact like
  * PostgreSQL's numeric ones (the figures have two decimals, as the numeric(12, 2) columns keep them).
  */
-export function monthTally() {
+function monthTally() {
   const byMonth = new Map<string, { renewals: number; premiumCents: number; renewalCents: number; flagged: number }>();
   const cents = (amount: number | null) => (amount === null ? 0 : Math.round(amount * 100));
   return {

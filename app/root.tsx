@@ -1,9 +1,20 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "@remix-run/react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useMatches,
+  useRouteError,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { GeneralErrorPage, HeldSubmissionNotice, RootShell, useRootData } from "~/components/shell";
 import { ProgressBar } from "~/components/progress-bar";
 import { ToastArea } from "~/components/toaster";
 import tailwind from "~/tailwind.css";
+import { isDraftAutosave } from "~/utils/draft-autosave";
 import { isConnectionError } from "~/utils/network";
 import { useNonce } from "~/utils/nonce";
 import { rootData } from "~/root.server";
@@ -21,7 +32,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 // Every request renews the session's idle window, and the header shows live counts: reload the
 // root's data on every navigation so the inactivity timer restarts from what the server knows.
-export const shouldRevalidate = () => true;
+// Not after a draft autosave (a fetcher posting on each change of a form): it changes no count,
+// and the session its request renewed reaches the inactivity timer with the next navigation or save.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData }) => !isDraftAutosave(formData);
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRootData();

@@ -96,18 +96,27 @@ export function WizardPage({
   );
 }
 
-/** Back (a link to the previous step) and Save & continue. */
+/**
+ * Back (a link to the previous step) and Save & continue. `next` is where a successful save
+ * redirects: Remix learns a route only when a rendered link points to it or when the browser goes
+ * there, and learning it during the save's redirect is a round trip to the server (/__manifest)
+ * in which a fetcher finishing meanwhile (the mapping's draft autosave) took the navigation over
+ * with a 404 match of the URL. An inert link to the next step makes Remix learn it with the page.
+ */
 export function WizardActions({
   backTo,
+  next,
   pending,
   saveLabel = "Save & continue",
 }: {
   backTo: string | null;
+  next?: string;
   pending?: boolean;
   saveLabel?: string;
 }) {
   return (
     <div className="flex items-center justify-between border-t border-slate-200 pt-4 dark:border-slate-700">
+      {next ? <Link to={next} hidden tabIndex={-1} aria-hidden="true" /> : null}
       {backTo ? (
         <Link to={backTo} className="text-sm font-semibold text-slate-700 hover:underline dark:text-slate-200">
           ← Back

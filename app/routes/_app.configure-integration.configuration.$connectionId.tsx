@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { z } from "zod";
 import { PostForm, resultFor } from "~/components/forms";
 import { AlertPill, Notice } from "~/components/ui/alert-pill";
@@ -23,6 +23,7 @@ import { replyInvalid } from "~/utils/submission.server";
 import { requireWizardStep } from "~/utils/wizard.server";
 import { jsonWithoutControls } from "~/utils/schemas";
 import { describeError } from "~/db/errors.server";
+import { DRAFT_INTENT, isDraftAutosave } from "~/utils/draft-autosave";
 import { log } from "~/services/platform/log.server";
 
 export const meta: MetaFunction = () => [{ title: "Mapping | Remarket" }];
@@ -144,7 +145,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   // Seed connections/state/save: whatever was chosen is kept at once, so a closed tab resumes it.
   await saveConnectionState(ctx, connection, "mapping", draft);
-  if (intent === "draft") return { saved: true };
+  if (intent === DRAFT_INTENT) return { saved: true };
   if (intent !== "save") return redirect(here);
 
   const submission = parseWithZod(formData, { schema: SaveSchema });
@@ -163,11 +164,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   });
 }
 
-/** A draft autosave changes nothing on the page: don't re-read the source for it. */
-export function shouldRevalidate({ formData, defaultShouldRevalidate }: { formData?: FormData; defaultShouldRevalidate: boolean }) {
-  if (formData?.get("intent") === "draft") return false;
-  return defaultShouldRevalidate;
-}
+/** A draft autosave changes nothing on the page: don't re-read the source for it (root and _app skip it too). */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
+  !isDraftAutosave(formData) && defaultShouldRevalidate;
 
 export default function MappingPage() {
   const loaderData = useLoaderData<typeof loader>();
@@ -261,7 +260,7 @@ export default function MappingPage() {
           // With JavaScript every change is saved as a draft at once (seed connections/state/save).
           const form = event.currentTarget;
           const body = new FormData(form);
-          body.set("intent", "draft");
+          body.set("intent", DRAFT_INTENT);
           fetcher.submit(body, { method: "post" });
         }}
       >
@@ -390,6 +389,7 @@ export default function MappingPage() {
 
         <WizardActions
           backTo={stepRoute("CONNECTION_SETTING", connection.id, connection.integrationId)}
+          next={stepRoute("PREDICTION_SETTING", connection.id, connection.integrationId)}
           pending={navigation.formData?.get("intent") === "save"}
         />
       </PostForm>

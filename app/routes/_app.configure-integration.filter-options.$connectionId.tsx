@@ -129,6 +129,7 @@ export default function FilterOptionsPage() {
         </div>
         <WizardActions
           backTo={stepRoute("TASK_CREATION", connection.id, connection.integrationId)}
+          next={stepRoute("COMPLETED", connection.id, connection.integrationId)}
           pending={navigation.state === "submitting"}
         />
       </PostForm>

@@ -170,6 +170,7 @@ export default function PredictionPage() {
         })}
         <WizardActions
           backTo={stepRoute("CONNECTION_MAPPING", connection.id, connection.integrationId)}
+          next={stepRoute("TASK_CREATION", connection.id, connection.integrationId)}
           pending={navigation.state === "submitting"}
         />
       </PostForm>

@@ -161,6 +161,7 @@ export default function TaskCreationPage() {
         {fields.assigneeRule.errors ? <Notice tone="error">{fields.assigneeRule.errors[0]}</Notice> : null}
         <WizardActions
           backTo={stepRoute("PREDICTION_SETTING", connection.id, connection.integrationId)}
+          next={stepRoute("FILTER_OPTIONS", connection.id, connection.integrationId)}
           pending={navigation.formData?.get("intent") === "save"}
         />
       </PostForm>

@@ -316,6 +316,52 @@ describe("monthly totals kept by the computation", () => {
     expect((await forecastSummary(ctx, "yr")).find((m) => m.month === "2026-05")?.renewals).toBe(1);
   });
 
+  test("the totals kept while writing equal the old query's sums over the written rows: cents, predictions, gaps, windows", async () => {
+    const { db, tenant, ctx: tenantCtx } = await createTestTenant();
+    const ctx = { db, tenantId: tenant.id, now: () => NOW };
+    // Six months for home, a year for auto: rows of months 7–12 are written but outside home's window.
+    await saveForecastPreference(tenantCtx, { ...DEFAULT_PREFERENCE, forecastObjectId: "HOME", window: "6m" });
+    await saveForecastPreference(tenantCtx, { ...DEFAULT_PREFERENCE, forecastObjectId: "PAUTO", window: "yr" });
+    const customers = [await createCustomer(db, tenant.id), await createCustomer(db, tenant.id), await createCustomer(db, tenant.id)];
+    // History enough for predictions (+7.37 % and +3.11 %): renewals without an offer get a predicted figure.
+    for (let i = 0; i < 5; i++) {
+      await history(db, tenant.id, customers[0].id, "Travelers", "HOME", "TX", 7.37);
+      await history(db, tenant.id, customers[0].id, "Safeco", "PAUTO", "TX", 3.11);
+    }
+    // A deterministic spread of premiums with cents (sums that binary fractions would not keep exact).
+    let seed = 7;
+    const next = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+    for (let i = 0; i < 60; i++) {
+      const line = i % 3 === 0 ? "PAUTO" : "HOME";
+      const expirationDate = new Date(Date.UTC(2026, 1, 20 + Math.floor(next() * 420))).toISOString().slice(0, 10);
+      const premium = i % 17 === 5 ? null : Math.round((100 + next() * 9_000) * 100) / 100;
+      const offer = i % 4 === 0 && premium !== null ? Math.round(premium * (1 + next() * 0.5) * 100) / 100 : null;
+      await createPolicy(db, tenant.id, {
+        customerId: customers[i % 3].id,
+        lineOfBusiness: line,
+        carrierName: line === "HOME" ? "Travelers" : "Safeco",
+        effectiveDate: expirationDate.replace(/^\d{4}/, (y) => String(Number(y) - 1)),
+        expirationDate,
+        premium,
+        priorPremium: premium === null ? null : Math.round((premium / 1.05) * 100) / 100,
+        renewalPremium: offer,
+      });
+    }
+    await recomputeForecast(ctx);
+    const run = await getForecastRun(ctx);
+    const summed = await monthlyTotals(db, tenant.id);
+    expect(run?.monthly).toEqual(summed);
+    // The data covers what the comparison must: several months, predicted and offered figures,
+    // rows outside a window, flags, and premiums with cents.
+    expect(summed.length).toBeGreaterThan(6);
+    expect(summed.reduce((n, m) => n + m.flagged, 0)).toBeGreaterThan(0);
+    expect(summed.some((m) => !Number.isInteger(m.premium))).toBe(true);
+    const rows = await db.select().from(renewalForecasts).where(eq(renewalForecasts.tenantId, tenant.id));
+    expect(rows.some((r) => r.predicted)).toBe(true);
+    expect(rows.some((r) => !r.inWindow)).toBe(true);
+    expect(rows.some((r) => r.currentPremium === null && r.inWindow)).toBe(true);
+  });
+
   test("a run computed before the totals were kept is summed from its rows", async () => {
     const { db, tenant } = await createTestTenant();
     const ctx = { db, tenantId: tenant.id, now: () => NOW };

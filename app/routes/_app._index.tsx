@@ -24,7 +24,7 @@ export default function Dashboard() {
         </h1>
         <p className="text-sm text-slate-600 dark:text-slate-300">{empty ? `Welcome, ${userName}.` : `Welcome back, ${userName}.`}</p>
       </div>
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+      <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
         {empty ? (
           <GettingStarted />
         ) : (
@@ -118,7 +118,7 @@ const CHANGE_STYLE: Record<View["trends"]["flagged"]["change"]["direction"], { m
   up: { mark: "▲", className: "text-slate-800 dark:text-slate-100" },
   down: { mark: "▼", className: "text-slate-800 dark:text-slate-100" },
   same: { mark: "=", className: "text-slate-600 dark:text-slate-300" },
-  none: { mark: "–", className: "text-slate-600 dark:text-slate-300" },
+  none: { mark: "", className: "text-slate-600 dark:text-slate-300" },
 };
 
 /** The change against the period before: the words carry it; the mark only helps the eye. */
@@ -126,9 +126,11 @@ function ChangeLine({ change, testId }: { change: View["trends"]["flagged"]["cha
   const style = CHANGE_STYLE[change.direction];
   return (
     <p className={`mt-1 font-medium ${style.className}`} data-testid={testId} data-direction={change.direction}>
-      <span aria-hidden="true" className="mr-1 text-xs">
-        {style.mark}
-      </span>
+      {style.mark ? (
+        <span aria-hidden="true" className="mr-1 text-xs">
+          {style.mark}
+        </span>
+      ) : null}
       {change.text}
     </p>
   );
@@ -146,7 +148,7 @@ function Trends({ trends }: { trends: View["trends"] }) {
       <h2 id="trends-title" className="text-lg font-semibold">
         Trends
       </h2>
-      <div className="mt-3 grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+      <div className="mt-3 grid gap-4 md:grid-cols-2 lg:grid-cols-3">
         <DashCard title="Flagged this week" testId="trend-flagged" to="/remarket" action="Open the worklist">
           <p>
             <Figure>{flagged.figure}</Figure> {flagged.noun} newly flagged.
@@ -186,38 +188,36 @@ function Trends({ trends }: { trends: View["trends"] }) {
 /** The agency's latest audit events, in the customer page's words, each leading to its object. */
 function RecentActivity({ activity }: { activity: View["activity"] }) {
   return (
-    <section
-      aria-labelledby="activity-title"
-      className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
-      data-testid="recent-activity"
-    >
-      <h2 id="activity-title" className="font-semibold">
+    <section aria-labelledby="activity-title" data-testid="recent-activity">
+      <h2 id="activity-title" className="text-lg font-semibold">
         Recent activity
       </h2>
-      {activity.length === 0 ? (
-        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">Nothing recorded yet.</p>
-      ) : (
-        <ol className="mt-2 divide-y divide-slate-100 text-sm dark:divide-slate-800">
-          {activity.map((a) => (
-            <li key={a.id} className="flex flex-col gap-0.5 py-2 sm:flex-row sm:gap-4" data-testid="activity-item">
-              <span className="shrink-0 text-slate-600 tabular-nums sm:w-40 dark:text-slate-400">
-                <time dateTime={a.at}>{a.when}</time>
-              </span>
-              <span className="min-w-0 break-words">
-                <span className="font-medium">{a.who}</span>
-                {": "}
-                {a.href ? (
-                  <Link to={a.href} className="text-brand-700 underline dark:text-brand-400">
-                    {a.what}
-                  </Link>
-                ) : (
-                  a.what
-                )}
-              </span>
-            </li>
-          ))}
-        </ol>
-      )}
+      <div className="mt-3 rounded-lg bg-white px-5 py-2 text-sm shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+        {activity.length === 0 ? (
+          <p className="py-2 text-slate-600 dark:text-slate-300">Nothing recorded yet.</p>
+        ) : (
+          <ol className="divide-y divide-slate-100 dark:divide-slate-800">
+            {activity.map((a) => (
+              <li key={a.id} className="flex flex-col gap-0.5 py-2 sm:flex-row sm:gap-4" data-testid="activity-item">
+                <span className="shrink-0 text-slate-600 tabular-nums sm:w-40 dark:text-slate-400">
+                  <time dateTime={a.at}>{a.when}</time>
+                </span>
+                <span className="min-w-0 break-words">
+                  <span className="font-medium">{a.who}</span>
+                  {": "}
+                  {a.href ? (
+                    <Link to={a.href} className="text-brand-700 underline dark:text-brand-400">
+                      {a.what}
+                    </Link>
+                  ) : (
+                    a.what
+                  )}
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
     </section>
   );
 }

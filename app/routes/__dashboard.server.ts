@@ -15,7 +15,9 @@ export async function dashboardView(request: Request, context: AppLoadContext) {
   const dashboard = await getDashboard({ db: ctx.db, tenantId: ctx.tenantId, timeZone });
   // Dates are formatted here, in the agency's time zone (the browser's may differ).
   const day = (d: Date | null) => (d ? formatDate(d, timeZone) : null);
+  const empty = !dashboard.hasBook && dashboard.connections.total === 0;
   return {
+    empty,
     tenantName: ctx.auth.tenant.name,
     userName: ctx.auth.user.name,
     forecast: { ...dashboard.forecast, computedAt: day(dashboard.forecast.computedAt) },
@@ -25,8 +27,9 @@ export async function dashboardView(request: Request, context: AppLoadContext) {
       lastSyncAt: dashboard.connections.lastSyncAt ? formatDateTime(dashboard.connections.lastSyncAt, timeZone) : null,
     },
     hasBook: dashboard.hasBook,
-    trends: trendsView(dashboard, timeZone),
-    activity: dashboard.activity.map((a) => activityView(a, timeZone)),
+    // A new agency sees the first-run checklist instead: nothing to send for trends or activity.
+    trends: empty ? null : trendsView(dashboard, timeZone),
+    activity: empty ? [] : dashboard.activity.map((a) => activityView(a, timeZone)),
     // Figures are formatted here too: the page then needs no formatting code in the browser
     // (issue 14: the dashboard's first load stays small).
     shown: {
@@ -87,23 +90,22 @@ function trendsView(d: Dashboard, timeZone: string) {
       basis: `Quota units used from 01 ${formatMonth(month)} to today; an undone re-market gives its unit back.`,
     },
     outcomes: {
-      total: o.remarkets,
       basis:
         o.remarkets === 0
           ? `No re-markets yet in ${d.quota.year}: their outcomes show here once you re-market from the worklist.`
           : `From ${formatCount(o.remarkets, "re-market")} since 01 Jan ${d.quota.year} (this quota year).`,
-      rows: [
-        { key: "quoted", label: "Got quotes", figure: `${formatNumber(o.quoted)} of ${formatNumber(o.remarkets)}`, note: null },
-        {
-          key: "won",
-          label: "Won: moved carrier",
-          figure: formatNumber(o.won),
-          note: o.won > 0 && o.savedWon !== null ? `${formatMoney(o.savedWon)} premium saved` : null,
-        },
-        { key: "kept", label: "Kept with the incumbent", figure: formatNumber(o.kept), note: null },
-        { key: "lost", label: "Lost", figure: formatNumber(o.lost), note: null },
-        { key: "open", label: "Still open", figure: formatNumber(o.open), note: null },
-      ],
+      // The figures in the page's order (labels live in the page): got quotes, won, kept, lost, still open.
+      figures:
+        o.remarkets === 0
+          ? null
+          : {
+              quoted: `${formatNumber(o.quoted)} of ${formatNumber(o.remarkets)}`,
+              won: formatNumber(o.won),
+              kept: formatNumber(o.kept),
+              lost: formatNumber(o.lost),
+              open: formatNumber(o.open),
+            },
+      saved: o.won > 0 && o.savedWon !== null ? `${formatMoney(o.savedWon)} premium saved` : null,
     },
   };
 }
@@ -120,13 +122,27 @@ function activityHref(a: DashboardActivity): string | null {
   return null;
 }
 
+const dateTimes = new Map<string, string>();
+
+/** formatDateTime, kept: the same few events are on every view of the dashboard. */
+function dateTime(at: Date, timeZone: string) {
+  const key = `${at.getTime()}|${timeZone}`;
+  let text = dateTimes.get(key);
+  if (text === undefined) {
+    text = formatDateTime(at, timeZone);
+    if (dateTimes.size >= 5_000) dateTimes.clear();
+    dateTimes.set(key, text);
+  }
+  return text;
+}
+
 /** One recent event: when (the agency's time zone), who, what in words, and where it leads. */
 function activityView(a: DashboardActivity, timeZone: string) {
   const what = describeAudit({ action: a.action, details: a.details, policyNumber: a.policyNumber });
   return {
     id: a.id,
     at: a.at.toISOString(),
-    when: formatDateTime(a.at, timeZone),
+    when: dateTime(a.at, timeZone),
     who: a.action.startsWith("staff.") ? "Remarket support" : (a.actor ?? "System"),
     what: a.customerName ? `${what} · ${a.customerName}` : what,
     href: activityHref(a),

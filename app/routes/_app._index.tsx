@@ -14,8 +14,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Dashboard() {
-  const { tenantName, userName, forecast, quota, connections, hasBook, shown, trends, activity } = useLoaderData<typeof loader>();
-  const empty = !hasBook && connections.total === 0;
+  const { tenantName, userName, forecast, quota, connections, empty, shown, trends, activity } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-6">
       <div>
@@ -102,19 +101,21 @@ export default function Dashboard() {
           ) : null}
         </DashCard>
       </div>
-      {empty ? null : (
+      {trends ? (
         <>
           <Trends trends={trends} />
           <RecentActivity activity={activity} />
         </>
-      )}
+      ) : null}
     </div>
   );
 }
 
 type View = ReturnType<typeof useLoaderData<typeof loader>>;
 
-const CHANGE_STYLE: Record<View["trends"]["flagged"]["change"]["direction"], { mark: string; className: string }> = {
+type TrendsView = NonNullable<View["trends"]>;
+
+const CHANGE_STYLE: Record<TrendsView["flagged"]["change"]["direction"], { mark: string; className: string }> = {
   up: { mark: "▲", className: "text-slate-800 dark:text-slate-100" },
   down: { mark: "▼", className: "text-slate-800 dark:text-slate-100" },
   same: { mark: "=", className: "text-slate-600 dark:text-slate-300" },
@@ -122,7 +123,7 @@ const CHANGE_STYLE: Record<View["trends"]["flagged"]["change"]["direction"], { m
 };
 
 /** The change against the period before: the words carry it; the mark only helps the eye. */
-function ChangeLine({ change, testId }: { change: View["trends"]["flagged"]["change"]; testId: string }) {
+function ChangeLine({ change, testId }: { change: TrendsView["flagged"]["change"]; testId: string }) {
   const style = CHANGE_STYLE[change.direction];
   return (
     <p className={`mt-1 font-medium ${style.className}`} data-testid={testId} data-direction={change.direction}>
@@ -141,7 +142,15 @@ function Basis({ children }: { children: ReactNode }) {
 }
 
 /** Issue 14: how the agency is doing, this week and this month, and what re-marketing achieved. */
-function Trends({ trends }: { trends: View["trends"] }) {
+const OUTCOME_ROWS = [
+  { key: "quoted", label: "Got quotes" },
+  { key: "won", label: "Won: moved carrier" },
+  { key: "kept", label: "Kept with the incumbent" },
+  { key: "lost", label: "Lost" },
+  { key: "open", label: "Still open" },
+] as const;
+
+function Trends({ trends }: { trends: TrendsView }) {
   const { flagged, remarkets, outcomes } = trends;
   return (
     <section aria-labelledby="trends-title" data-testid="trends">
@@ -165,15 +174,17 @@ function Trends({ trends }: { trends: View["trends"] }) {
           <Basis>{remarkets.basis}</Basis>
         </DashCard>
         <DashCard title="Outcomes" testId="trend-outcomes" to="/reports" action="Outcomes report">
-          {outcomes.total > 0 ? (
+          {outcomes.figures ? (
             <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1">
-              {outcomes.rows.map((row) => (
+              {OUTCOME_ROWS.map((row) => (
                 <div key={row.key} className="contents" data-testid={`outcome-${row.key}`}>
                   <dt>
                     {row.label}
-                    {row.note ? <span className="block text-xs text-slate-600 dark:text-slate-400">{row.note}</span> : null}
+                    {row.key === "won" && outcomes.saved ? (
+                      <span className="block text-xs text-slate-600 dark:text-slate-400">{outcomes.saved}</span>
+                    ) : null}
                   </dt>
-                  <dd className="text-right font-semibold tabular-nums">{row.figure}</dd>
+                  <dd className="text-right font-semibold tabular-nums">{outcomes.figures?.[row.key]}</dd>
                 </div>
               ))}
             </dl>

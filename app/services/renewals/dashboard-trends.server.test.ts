@@ -204,9 +204,11 @@ describe("dashboard trends", () => {
     const response = await loader({ request: makeRequest("/", { cookie: await sessionCookieFor(user) }), params: {}, context: {} });
     const data = (response instanceof Response ? await response.json() : response) as Awaited<ReturnType<typeof loader>>;
     // Nothing flagged in either week: no "+100%", a sentence.
-    expect(data.trends.flagged.change).toEqual({ direction: "none", text: "No flags in the 7 days before to compare with" });
-    expect(data.trends.outcomes.basis).toMatch(/^From 1 re-market since 01 Jan \d{4} \(this quota year\)\.$/);
-    expect(data.trends.outcomes.rows.find((row) => row.key === "quoted")?.figure).toBe("1 of 1");
+    expect(data.empty).toBe(false);
+    expect(data.trends?.flagged.change).toEqual({ direction: "none", text: "No flags in the 7 days before to compare with" });
+    expect(data.trends?.outcomes.basis).toMatch(/^From 1 re-market since 01 Jan \d{4} \(this quota year\)\.$/);
+    expect(data.trends?.outcomes.figures).toEqual({ quoted: "1 of 1", won: "0", kept: "0", lost: "0", open: "1" });
+    expect(data.trends?.outcomes.saved).toBeNull();
     expect(data.activity).toEqual([
       {
         id: expect.any(String),
@@ -218,6 +220,13 @@ describe("dashboard trends", () => {
         href: `/quotes/${r.remarketId}`,
       },
     ]);
+  });
+
+  test("a new agency (no book, no connection) gets the checklist: no trends or activity are sent", async () => {
+    const { user } = await createTestTenant();
+    const response = await loader({ request: makeRequest("/", { cookie: await sessionCookieFor(user) }), params: {}, context: {} });
+    const data = (response instanceof Response ? await response.json() : response) as Awaited<ReturnType<typeof loader>>;
+    expect(data).toMatchObject({ empty: true, trends: null, activity: [] });
   });
 
   test("a change in words: up, down, the same, and nothing before to compare with", () => {

@@ -158,14 +158,26 @@ const embedded = embeddedPrepared<Row>({
   cached: true,
 });
 
-/** An instant as the parameter writes it (always milliseconds and Z, as the pattern expects). */
-function instant(at: Date) {
-  return new Date(at.getTime()).toISOString();
-}
+const weekStartsMemo = new Map<string, { since: string; week: string; prevWeek: string }>();
 
-/** The calendar date of a local midnight. */
-function iso(at: Date, timeZone: string) {
-  return calendarDate(new Date(at.getTime()), timeZone);
+/**
+ * Local midnight of the day six days before `today` (this week: today and the six before) and of
+ * the week before, as instants (toISOString: milliseconds and Z, as the pattern expects), and the
+ * first day. The same all day: kept, so a page view does no time-zone arithmetic.
+ */
+function weekStarts(today: string, timeZone: string) {
+  const key = `${today}|${timeZone}`;
+  let starts = weekStartsMemo.get(key);
+  if (!starts) {
+    const [y, m, d] = today.split("-").map(Number);
+    const week = new Date(new TZDate(y, m - 1, d - 6, timeZone).getTime());
+    const prevWeek = new Date(new TZDate(y, m - 1, d - 13, timeZone).getTime());
+    starts = { since: calendarDate(week, timeZone), week: week.toISOString(), prevWeek: prevWeek.toISOString() };
+    // Zone names can come from anywhere: the memo stays small.
+    if (weekStartsMemo.size >= 1_000) weekStartsMemo.clear();
+    weekStartsMemo.set(key, starts);
+  }
+  return starts;
 }
 
 export type DashboardActivity = Awaited<ReturnType<typeof getDashboard>>["activity"][number];
@@ -174,11 +186,8 @@ export async function getDashboard(ctx: DashboardCtx) {
   const now = clock(ctx);
   const today = calendarDate(now, ctx.timeZone);
   const quotaYear = quotaYearOf(now, ctx.timeZone);
-  const [y, m, d] = today.split("-").map(Number);
-  // Local midnight of the day six days before today (this week: today and the six before) and of the week before.
-  const weekStart = new TZDate(y, m - 1, d - 6, ctx.timeZone);
-  const prevWeekStart = new TZDate(y, m - 1, d - 13, ctx.timeZone);
-  const param = `${ctx.tenantId}|${today}|${quotaYear}|${instant(weekStart)}|${instant(prevWeekStart)}`;
+  const weeks = weekStarts(today, ctx.timeZone);
+  const param = `${ctx.tenantId}|${today}|${quotaYear}|${weeks.week}|${weeks.prevWeek}`;
   if (!PARAM.test(param)) throw new NotFoundError("Agency not found");
   // PostgreSQL, a transaction, or the embedded cache off: the same statement with the parameter bound.
   const rows = (await embedded(ctx.db as Db, param)) ?? (await queryRows<Row>(ctx.db, dashboardStatement(sql`${param}`)));
@@ -203,7 +212,7 @@ export async function getDashboard(ctx: DashboardCtx) {
   return {
     today,
     trends: {
-      flagged: { since: iso(weekStart, ctx.timeZone), week: n(r.flagged_week), prevWeek: n(r.flagged_prev_week) },
+      flagged: { since: weeks.since, week: n(r.flagged_week), prevWeek: n(r.flagged_prev_week) },
       remarkets: { month: n(r.used_month), prevMonth: n(r.used_prev_month) },
       outcomes: {
         remarkets: n(r.remarkets),

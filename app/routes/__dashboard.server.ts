@@ -29,7 +29,7 @@ export async function dashboardView(request: Request, context: AppLoadContext) {
     hasBook: dashboard.hasBook,
     // A new agency sees the first-run checklist instead: nothing to send for trends or activity.
     trends: empty ? null : trendsView(dashboard, timeZone),
-    activity: empty ? [] : dashboard.activity.map((a) => activityView(a, timeZone)),
+    activity: empty ? [] : activityViews(dashboard.activity, timeZone),
     // Figures are formatted here too: the page then needs no formatting code in the browser
     // (issue 14: the dashboard's first load stays small).
     shown: {
@@ -122,18 +122,19 @@ function activityHref(a: DashboardActivity): string | null {
   return null;
 }
 
-const dateTimes = new Map<string, string>();
+type ActivityView = ReturnType<typeof activityView>;
+const activityInWords = new WeakMap<readonly DashboardActivity[], Map<string, ActivityView[]>>();
 
-/** formatDateTime, kept: the same few events are on every view of the dashboard. */
-function dateTime(at: Date, timeZone: string) {
-  const key = `${at.getTime()}|${timeZone}`;
-  let text = dateTimes.get(key);
-  if (text === undefined) {
-    text = formatDateTime(at, timeZone);
-    if (dateTimes.size >= 5_000) dateTimes.clear();
-    dateTimes.set(key, text);
-  }
-  return text;
+/**
+ * The events in words, once per list and time zone: the service hands out the same list while the
+ * events stay the same, so a dashboard view formats nothing here.
+ */
+function activityViews(list: readonly DashboardActivity[], timeZone: string) {
+  let byZone = activityInWords.get(list);
+  if (!byZone) activityInWords.set(list, (byZone = new Map()));
+  let views = byZone.get(timeZone);
+  if (!views) byZone.set(timeZone, (views = list.map((a) => activityView(a, timeZone))));
+  return views;
 }
 
 /** One recent event: when (the agency's time zone), who, what in words, and where it leads. */
@@ -142,7 +143,7 @@ function activityView(a: DashboardActivity, timeZone: string) {
   return {
     id: a.id,
     at: a.at.toISOString(),
-    when: dateTime(a.at, timeZone),
+    when: formatDateTime(a.at, timeZone),
     who: a.action.startsWith("staff.") ? "Remarket support" : (a.actor ?? "System"),
     what: a.customerName ? `${what} · ${a.customerName}` : what,
     href: activityHref(a),

@@ -43,7 +43,8 @@ type Row = {
   lost: number | string;
   still_open: number | string;
   saved_won: number | string | null;
-  activity: ActivityRow[] | null;
+  /** json_agg as text: the cached row keeps one string (no deep copy per view), parsed once per distinct value. */
+  activity: string | null;
 };
 
 /** One audit event as the statement returns it (json_agg: the time is an ISO string). */
@@ -114,7 +115,7 @@ function dashboardStatement(p: SQL) {
     f.week as flagged_week, f.prev_week as flagged_prev_week,
     u.month as used_month, u.prev_month as used_prev_month,
     r.total as remarkets, r.quoted, r.won, r.kept, r.lost, r.still_open, r.saved_won,
-    (select json_agg(a order by a.created_at desc) from (
+    (select json_agg(a order by a.created_at desc)::text from (
       select e.id, e.action, e.subject_type, e.subject_id, e.details, e.created_at,
         coalesce(usr.name, e.actor_email) as actor, pol.policy_number, pol.customer_id, cus.name as customer_name, rem.id as remarket_id
       from audit_events e
@@ -180,7 +181,52 @@ function weekStarts(today: string, timeZone: string) {
   return starts;
 }
 
-export type DashboardActivity = Awaited<ReturnType<typeof getDashboard>>["activity"][number];
+export type DashboardActivity = {
+  id: string;
+  action: string;
+  subjectType: string | null;
+  subjectId: string | null;
+  details: Record<string, unknown> | null;
+  at: Date;
+  actor: string | null;
+  policyNumber: string | null;
+  customerId: string | null;
+  customerName: string | null;
+  remarketId: string | null;
+};
+
+const NO_ACTIVITY: readonly DashboardActivity[] = Object.freeze([]);
+const parsedActivity = new Map<string, readonly DashboardActivity[]>();
+
+/**
+ * The recent activity of the statement's text, parsed once per distinct text: the same events are
+ * on every view of the dashboard until one is added. The list is shared between callers and frozen.
+ */
+function parseActivity(text: string | null): readonly DashboardActivity[] {
+  if (!text) return NO_ACTIVITY;
+  let list = parsedActivity.get(text);
+  if (!list) {
+    const rows = JSON.parse(text) as ActivityRow[];
+    list = Object.freeze(
+      rows.map((a) => ({
+        id: String(a.id),
+        action: a.action,
+        subjectType: a.subject_type,
+        subjectId: a.subject_id,
+        details: a.details,
+        at: new Date(a.created_at),
+        actor: a.actor,
+        policyNumber: a.policy_number,
+        customerId: a.customer_id,
+        customerName: a.customer_name,
+        remarketId: a.remarket_id,
+      })),
+    );
+    if (parsedActivity.size >= 500) parsedActivity.clear();
+    parsedActivity.set(text, list);
+  }
+  return list;
+}
 
 export async function getDashboard(ctx: DashboardCtx) {
   const now = clock(ctx);
@@ -224,19 +270,7 @@ export async function getDashboard(ctx: DashboardCtx) {
         savedWon: r.saved_won === null ? null : Number(r.saved_won),
       },
     },
-    activity: (r.activity ?? []).map((a) => ({
-      id: String(a.id),
-      action: a.action,
-      subjectType: a.subject_type,
-      subjectId: a.subject_id,
-      details: a.details,
-      at: new Date(a.created_at),
-      actor: a.actor,
-      policyNumber: a.policy_number,
-      customerId: a.customer_id,
-      customerName: a.customer_name,
-      remarketId: a.remarket_id,
-    })),
+    activity: parseActivity(r.activity),
     forecast: {
       dueSoon: Math.min(dueSoon, DASHBOARD_COUNT_CAP),
       dueSoonCapped: dueSoon > DASHBOARD_COUNT_CAP,

@@ -210,9 +210,9 @@ function RecentActivity({ activity }: { activity: View["activity"] }) {
           <ol className="divide-y divide-slate-100 dark:divide-slate-800">
             {activity.map((a) => (
               <li key={a.id} className="flex flex-col gap-0.5 py-2 sm:flex-row sm:gap-4" data-testid="activity-item">
-                <span className="shrink-0 text-slate-600 tabular-nums sm:w-40 dark:text-slate-400">
-                  <time dateTime={a.at}>{a.when}</time>
-                </span>
+                <time dateTime={a.at} className="shrink-0 text-slate-600 tabular-nums sm:w-40 dark:text-slate-400">
+                  {a.when}
+                </time>
                 <span className="min-w-0 break-words">
                   <span className="font-medium">{a.who}</span>
                   {": "}

@@ -252,13 +252,14 @@ function DashCard({
 }) {
   return (
     <section
-      className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+      className="flex flex-col rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
       data-testid={testId}
       aria-label={title}
     >
       <h2 className="font-semibold">{title}</h2>
       <div className="mt-2 text-sm">{children}</div>
-      <Link to={to} className="mt-3 inline-block text-sm font-semibold text-brand-600 hover:underline">
+      {/* At the card's foot, so the cards of a row line their links up. */}
+      <Link to={to} className="mt-auto self-start pt-3 text-sm font-semibold text-brand-600 hover:underline">
         {action} →
       </Link>
     </section>

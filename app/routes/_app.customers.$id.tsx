@@ -10,6 +10,7 @@ import { undoRemarket } from "~/services/renewals/remarket.server";
 import { requireTenantContext } from "~/utils/auth.server";
 import { formatDate, formatDateTime, formatMoney, formatPhone } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
+import { AUDIT_LABELS } from "~/utils/audit";
 import { explainReason, plainReason } from "~/utils/flag-reason";
 import { EXCLUSION_LABELS, OUTCOME_LABELS, describePrediction } from "~/utils/renewals";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -49,21 +50,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     throw error;
   }
 }
-
-const AUDIT_LABELS: Record<string, string> = {
-  "policy.remarketed": "Re-marketed",
-  "policy.remarket_undone": "Re-market undone",
-  "quote.created": "Quote added",
-  "quote.updated": "Quote edited",
-  "quote.selected": "Quote selected",
-  "remarket.lost": "Closed as lost",
-  "renewal.dismissed": "Dismissed from the worklist",
-  "renewal.snoozed": "Snoozed",
-  "task.done": "Task done",
-  "task.open": "Task reopened",
-  "policy.moved_out": "An import moved to another customer (the connection's identity rule): policy",
-  "policy.moved_in": "An import moved here from another customer (the connection's identity rule): policy",
-};
 
 export default function CustomerPage() {
   const timeZone = useTimeZone();

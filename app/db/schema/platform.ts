@@ -57,7 +57,11 @@ export const auditEvents = pgTable(
     details: jsonb("details").$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
-  (t) => [index("audit_events_subject_idx").on(t.tenantId, t.subjectType, t.subjectId)],
+  (t) => [
+    index("audit_events_subject_idx").on(t.tenantId, t.subjectType, t.subjectId),
+    // The dashboard's recent activity: an agency's latest events, read newest first from the index.
+    index("audit_events_tenant_time_idx").on(t.tenantId, t.createdAt),
+  ],
 );
 
 /** The durable job queue: claimed with FOR UPDATE SKIP LOCKED, leased, retried with back-off. */

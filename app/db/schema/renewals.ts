@@ -211,6 +211,8 @@ export const renewalFlags = pgTable(
     // The most common filter pair: carrier and line narrow the range itself (page and count).
     index("renewal_flags_carrier_line_idx").on(t.tenantId, t.status, t.carrierName, t.lineOfBusiness, t.expirationDate, t.id),
     index("renewal_flags_customer_idx").on(t.customerId, t.tenantId),
+    // The dashboard's "flagged this week" and the week before: an index-only count of a two-week range.
+    index("renewal_flags_tenant_flagged_idx").on(t.tenantId, t.flaggedAt),
   ],
 );
 

@@ -1,0 +1,2 @@
+CREATE INDEX "audit_events_tenant_time_idx" ON "audit_events" USING btree ("tenant_id","created_at");--> statement-breakpoint
+CREATE INDEX "renewal_flags_tenant_flagged_idx" ON "renewal_flags" USING btree ("tenant_id","flagged_at");

@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "~/db/client.server";
 import { customers, policies, quotes, remarkets, renewalFlags, tasks, tenantCarriers } from "~/db/schema";
 import { createDemoTenant } from "../platform/demo-data.server";
+import { formatPhone } from "~/utils/format";
 import { seededRandom } from "~/utils/seeded-random";
 
 describe("demo book of business", () => {
@@ -29,6 +30,15 @@ describe("demo book of business", () => {
       .from(renewalFlags)
       .where(and(eq(renewalFlags.tenantId, user.tenantId), eq(renewalFlags.status, "open")));
     expect(open).toBeGreaterThanOrEqual(8);
+  });
+
+  test("every customer's phone number is a real one, shown in national format", async () => {
+    const db = await getDb();
+    const user = await createDemoTenant(db);
+    const rows = await db.select({ phone: customers.phone }).from(customers).where(eq(customers.tenantId, user.tenantId));
+    const shown = rows.map((r) => formatPhone(r.phone));
+    expect(shown.length).toBe(60);
+    expect(shown.filter((p) => !/^\(\d{3}\) \d{3}-\d{4}$/.test(p))).toEqual([]);
   });
 
   test("the PRNG is deterministic", () => {

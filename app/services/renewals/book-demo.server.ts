@@ -103,17 +103,19 @@ const BUSINESSES = [
   "Hill Country Coffee Roasters",
   "Trinity Print & Sign",
 ];
-const CITIES: [string, string, string][] = [
-  ["Houston", "TX", "770"],
-  ["Galveston", "TX", "775"],
-  ["Austin", "TX", "787"],
-  ["Beaumont", "TX", "777"],
-  ["Tulsa", "OK", "741"],
-  ["Oklahoma City", "OK", "731"],
-  ["Lake Charles", "LA", "706"],
-  ["Baton Rouge", "LA", "708"],
-  ["Little Rock", "AR", "722"],
-  ["Albuquerque", "NM", "871"],
+// City, state, ZIP prefix and the city's telephone area code (demo phone numbers must be real
+// numbering-plan numbers, or they cannot be shown in national format).
+const CITIES: [string, string, string, string][] = [
+  ["Houston", "TX", "770", "713"],
+  ["Galveston", "TX", "775", "409"],
+  ["Austin", "TX", "787", "512"],
+  ["Beaumont", "TX", "777", "409"],
+  ["Tulsa", "OK", "741", "918"],
+  ["Oklahoma City", "OK", "731", "405"],
+  ["Lake Charles", "LA", "706", "337"],
+  ["Baton Rouge", "LA", "708", "225"],
+  ["Little Rock", "AR", "722", "501"],
+  ["Albuquerque", "NM", "871", "505"],
 ];
 const PRODUCERS = ["Maria Lopez", "James Carter", "Dana Whitfield"];
 const CSRS = ["Priya Shah", "Tom Becker"];
@@ -202,7 +204,7 @@ export async function seedBookDemo({ db, tenantId, userId, now }: DemoSeedContex
   // Customers
   const customerRows = Array.from({ length: 60 }, (_, i) => {
     const commercial = i >= 48;
-    const [city, state, zip] = pick(CITIES);
+    const [city, state, zip, areaCode] = pick(CITIES);
     const first = FIRST[i % FIRST.length];
     const last = LAST[(i * 7 + Math.floor(i / FIRST.length) * 3) % LAST.length];
     const business = commercial ? BUSINESSES[i - 48] : null;
@@ -221,7 +223,7 @@ export async function seedBookDemo({ db, tenantId, userId, now }: DemoSeedContex
       businessName: business,
       name,
       email: `${slug}@example.com`,
-      phone: `+1${zip}555${String(1000 + i).slice(-4)}`,
+      phone: `+1${areaCode}555${String(1000 + i).slice(-4)}`,
       address1: `${100 + Math.floor(rand() * 8900)} ${pick(STREETS)} ${pick(["St", "Ave", "Dr", "Ln"])}`,
       city,
       state,

@@ -131,8 +131,9 @@ export default function CustomerPage() {
       </div>
 
       <Card title="Policies">
+        {/* On a phone the table scrolls sideways in its frame, one line per term, instead of squeezing each row tall. */}
         <div className="overflow-x-auto">
-          <table className={tableClass} data-testid="customer-policies">
+          <table className={`${tableClass} min-w-[52rem]`} data-testid="customer-policies">
             <thead className={theadClass}>
               <tr>
                 <th className="py-2 pr-3">Policy</th>

@@ -26,7 +26,7 @@ export function ListTable({
   return (
     <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
       {/* A phone scrolls the list sideways in its frame rather than squeezing each row into a tall column. */}
-      <table className={cn(tableClass, "min-w-[44rem]")} data-testid={testId}>
+      <table className={cn(tableClass, "min-w-[56rem]")} data-testid={testId}>
         <thead className={theadClass}>
           <tr>
             {columns.map((c, i) => (

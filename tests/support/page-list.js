@@ -21,6 +21,7 @@ export const APP_PAGES = [
   "/create-connection/?integrationId=csv",
   "/settings/team",
   "/settings/account",
+  "/settings/api-keys",
 ];
 
 /** Detail pages: the first link on a list page (the path) whose href matches the pattern. */

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "./fixtures";
-import { confirmRemarket } from "./helpers";
+import { remarketFirstRenewal } from "./helpers";
 
 // Issue 14: for an agency with data the dashboard shows trends (flagged this week, re-markets this
 // month, outcomes), each saying what it rests on, and the agency's recent activity with who, when
@@ -66,12 +66,7 @@ test("dashboard: a re-market shows at once in this month's figure and at the top
   await startDemo(page);
   const before = await remarketsThisMonth(page);
 
-  await page.goto("/remarket");
-  const row = page.getByTestId("worklist-row").first();
-  const policy = (await row.getAttribute("data-policy"))!;
-  await page.getByRole("button", { name: `Re-market ${policy}`, exact: true }).click();
-  await confirmRemarket(page);
-  await expect(page.getByText(`Re-marketed ${policy}`)).toBeVisible();
+  const policy = await remarketFirstRenewal(page);
 
   await page.goto("/");
   expect(await remarketsThisMonth(page)).toBe(before + 1);

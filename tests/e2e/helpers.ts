@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 
 export const PASSWORD = "e2e-password-1";
@@ -63,6 +64,16 @@ export async function confirmRemarket(page: Page, count = 1) {
   await confirm.getByRole("button", { name: /^Re-market / }).click();
 }
 
+/** From the worklist, re-market its first renewal (confirmed); returns the policy number. */
+export async function remarketFirstRenewal(page: Page) {
+  await page.goto("/remarket");
+  const policy = (await page.getByTestId("worklist-row").first().getAttribute("data-policy"))!;
+  await page.getByRole("button", { name: `Re-market ${policy}`, exact: true }).click();
+  await confirmRemarket(page);
+  await expect(page.getByText(`Re-marketed ${policy}`)).toBeVisible();
+  return policy;
+}
+
 /** The wizard's step forward (every step has it). */
 export async function saveAndContinue(page: Page) {
   await page.getByRole("button", { name: "Save & continue" }).click();
@@ -84,4 +95,34 @@ export async function waitForImport(page: Page, js: boolean) {
       { timeout: 45_000, intervals: [500, 1000, 2000] },
     )
     .toBe("succeeded");
+}
+
+/** The header of the EZLynx-style export the wizard specs upload. */
+export const EXPORT_HEADER =
+  "Client Number,Applicant Name,Applicant Type,Email,Phone,Address Line 1,Address Line 2,City,State,Zip Code,Producer,CSR,Policy #,LOB,Carrier,Policy Status,Original Inception,Effective Date,Exp Date,Term,Written Premium,Prior Premium,Renewal Premium,Risk State,Claims 3Y,Last Modified";
+
+/** One active home policy of that export, for a customer number, an insured's name and e-mail. */
+export const exportRow = (client: string, name: string, email: string, policy: string) =>
+  `${client},"${name}",Personal,${email},,1 Elm St,,Erie,PA,16501,Alex Rivera,Casey Nguyen,${policy},HOME,Erie,Active,01/01/2020,01/01/2026,01/01/2027,12,"$1,000.00",900,,PA,0,2025-05-01T00:00:00Z`;
+
+/**
+ * A new user, signed in, creates a CSV connection from `rows` (written to `file`) and lands on its
+ * mapping step; returns the connection's id.
+ */
+export async function startCsvConnection(
+  page: Page,
+  context: BrowserContext,
+  request: APIRequestContext,
+  baseURL: string,
+  file: string,
+  rows: string[],
+) {
+  const user = await createUser(request);
+  await signInByCookie(context, baseURL, user.sessionCookie);
+  writeFileSync(file, [EXPORT_HEADER, ...rows].join("\r\n"));
+  await page.goto("/create-connection/?integrationId=csv");
+  await page.getByLabel("Export file (.csv or .xlsx)").setInputFiles(file);
+  await saveAndContinue(page);
+  await expect(page).toHaveURL(/\/configure-integration\/configuration\/[0-9a-f-]{36}$/);
+  return page.url().split("/").pop()!;
 }

@@ -1,6 +1,5 @@
-import { writeFileSync } from "node:fs";
 import { expect, test } from "./fixtures";
-import { createUser, saveAndContinue, signInByCookie } from "./helpers";
+import { exportRow as row, saveAndContinue, startCsvConnection } from "./helpers";
 
 // The mapping step saves a draft through a fetcher on every change (JavaScript only). A draft's
 // answer that arrives while "Save & continue" is under way must not cost the user the next step:
@@ -9,34 +8,17 @@ import { createUser, saveAndContinue, signInByCookie } from "./helpers";
 // router completed the navigation with the draft's stale matches. The test holds the draft's
 // answer until the save has been answered, and slows the route discovery so the two overlap.
 
-const HEADER =
-  "Client Number,Applicant Name,Applicant Type,Email,Phone,Address Line 1,Address Line 2,City,State,Zip Code,Producer,CSR,Policy #,LOB,Carrier,Policy Status,Original Inception,Effective Date,Exp Date,Term,Written Premium,Prior Premium,Renewal Premium,Risk State,Claims 3Y,Last Modified";
-const row = (client: string, name: string, email: string, policy: string) =>
-  `${client},"${name}",Personal,${email},,1 Elm St,,Erie,PA,16501,Alex Rivera,Casey Nguyen,${policy},HOME,Erie,Active,01/01/2020,01/01/2026,01/01/2027,12,"$1,000.00",900,,PA,0,2025-05-01T00:00:00Z`;
-
 test("a draft autosave answered while Save & continue is under way: the Prediction step still opens, with the draft's choice saved", async ({
   page,
   context,
   request,
   baseURL,
 }, testInfo) => {
-  const user = await createUser(request);
-  await signInByCookie(context, baseURL!, user.sessionCookie);
-  const file = testInfo.outputPath("autosave.csv");
-  writeFileSync(
-    file,
-    [
-      HEADER,
-      row("1001", "Smith, John", "john@example.com", "HO1"),
-      row("1002", "Lee, Ann", "ann@example.com", "HO2"),
-      row("1002", "Lee, Bo", "bo@example.com", "AU2"),
-    ].join("\r\n"),
-  );
-  await page.goto("/create-connection/?integrationId=csv");
-  await page.getByLabel("Export file (.csv or .xlsx)").setInputFiles(file);
-  await saveAndContinue(page);
-  await expect(page).toHaveURL(/\/configure-integration\/configuration\/[0-9a-f-]{36}$/);
-  const connectionId = page.url().split("/").pop()!;
+  const connectionId = await startCsvConnection(page, context, request, baseURL!, testInfo.outputPath("autosave.csv"), [
+    row("1001", "Smith, John", "john@example.com", "HO1"),
+    row("1002", "Lee, Ann", "ann@example.com", "HO2"),
+    row("1002", "Lee, Bo", "bo@example.com", "AU2"),
+  ]);
   await expect(page.getByTestId("identity-rule")).toBeVisible();
 
   // From the save on, every route-discovery request takes a second and a half.
@@ -87,17 +69,10 @@ test("a draft autosave reloads no route's data: root, layout and mapping keep th
   request,
   baseURL,
 }, testInfo) => {
-  const user = await createUser(request);
-  await signInByCookie(context, baseURL!, user.sessionCookie);
-  const file = testInfo.outputPath("autosave.csv");
-  writeFileSync(
-    file,
-    [HEADER, row("1001", "Smith, John", "john@example.com", "HO1"), row("1002", "Lee, Ann", "ann@example.com", "HO2")].join("\r\n"),
-  );
-  await page.goto("/create-connection/?integrationId=csv");
-  await page.getByLabel("Export file (.csv or .xlsx)").setInputFiles(file);
-  await saveAndContinue(page);
-  await expect(page).toHaveURL(/\/configure-integration\/configuration\/[0-9a-f-]{36}$/);
+  await startCsvConnection(page, context, request, baseURL!, testInfo.outputPath("autosave.csv"), [
+    row("1001", "Smith, John", "john@example.com", "HO1"),
+    row("1002", "Lee, Ann", "ann@example.com", "HO2"),
+  ]);
   await expect(page.getByTestId("identity-rule")).toBeVisible();
 
   const loads: string[] = [];

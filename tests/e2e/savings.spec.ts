@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "./fixtures";
-import { confirmRemarket } from "./helpers";
+import { remarketFirstRenewal } from "./helpers";
 
 // Premium saved is measured against the incumbent's actual renewal offer (issue 15): typed on the
 // quote page beside the competing quotes, shown with its basis there and totalled per basis in
@@ -22,12 +22,7 @@ test("incumbent offer and two quotes → premium saved and its basis on the quot
   await page.goto(`/reports`);
   const offerBefore = savedFigure(await page.getByTestId("saved-vs-offer").innerText());
 
-  await page.goto("/remarket");
-  const row = page.getByTestId("worklist-row").first();
-  const policy = (await row.getAttribute("data-policy"))!;
-  await page.getByRole("button", { name: `Re-market ${policy}`, exact: true }).click();
-  await confirmRemarket(page);
-  await expect(page.getByText(`Re-marketed ${policy}`)).toBeVisible();
+  const policy = await remarketFirstRenewal(page);
   await page.getByLabel("Status").selectOption("remarketed");
   await page.getByRole("button", { name: "Apply" }).click();
   await page.locator(`[data-policy="${policy}"]`).getByRole("link", { name: "Quotes" }).click();

@@ -194,6 +194,24 @@ async function addCustomer(t: Tenant, name: string, createdAt?: Date) {
   return row;
 }
 
+/** A home policy of a customer, expiring on `expirationDate`. */
+async function addPolicy(t: Tenant, customerId: string, policyNumber: string, expirationDate = "2027-01-01") {
+  const [row] = await t.db
+    .insert(policies)
+    .values({
+      tenantId: t.tenant.id,
+      customerId,
+      sourceKey: randomUUID(),
+      policyNumber,
+      lineOfBusiness: "HOME",
+      carrierName: "Travelers",
+      effectiveDate: "2026-01-01",
+      expirationDate,
+    })
+    .returning({ id: policies.id, policyNumber: policies.policyNumber });
+  return row;
+}
+
 /** Ids ordered as a list orders name ties: by id (uuid text order is the uuid order). */
 const byNameThenId = (rows: { id: string; name: string }[]) =>
   [...rows].sort((a, b) => (a.name === b.name ? (a.id < b.id ? -1 : 1) : a.name < b.name ? -1 : 1)).map((r) => r.id);
@@ -278,19 +296,7 @@ describe("GET /api/qoutes and /api/quotes with limit and cursor", () => {
     const base = Date.parse("2026-01-01T00:00:00Z");
     const add = async (tenant: Tenant, at: number, status: "open" | "closed" = "open") => {
       const customer = await addCustomer(tenant, `Customer ${at}`);
-      const [policy] = await tenant.db
-        .insert(policies)
-        .values({
-          tenantId: tenant.tenant.id,
-          customerId: customer.id,
-          sourceKey: randomUUID(),
-          policyNumber: `P-${at}`,
-          lineOfBusiness: "HOME",
-          carrierName: "Travelers",
-          effectiveDate: "2026-01-01",
-          expirationDate: "2027-01-01",
-        })
-        .returning({ id: policies.id });
+      const policy = await addPolicy(tenant, customer.id, `P-${at}`);
       const [row] = await tenant.db
         .insert(remarkets)
         .values({
@@ -401,19 +407,7 @@ describe("GET /api/renewals/flagged with limit, cursor and sort", () => {
     const other = await createTestTenant();
     const add = async (tenant: Tenant, expirationDate: string, changePct: number) => {
       const customer = await addCustomer(tenant, `Flagged ${randomUUID().slice(0, 8)}`);
-      const [policy] = await tenant.db
-        .insert(policies)
-        .values({
-          tenantId: tenant.tenant.id,
-          customerId: customer.id,
-          sourceKey: randomUUID(),
-          policyNumber: `F-${randomUUID().slice(0, 8)}`,
-          lineOfBusiness: "HOME",
-          carrierName: "Travelers",
-          effectiveDate: "2026-01-01",
-          expirationDate,
-        })
-        .returning({ id: policies.id, policyNumber: policies.policyNumber });
+      const policy = await addPolicy(tenant, customer.id, `F-${randomUUID().slice(0, 8)}`, expirationDate);
       const renewal = 1000 + changePct * 10;
       const [row] = await tenant.db
         .insert(renewalFlags)

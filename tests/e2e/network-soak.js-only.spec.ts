@@ -143,7 +143,7 @@ test("soak: 30 % of fetch/XHR requests fail over a day of common flows; every fl
         () => button.click(CLICK),
         async () =>
           (await page.locator(`[data-policy="${policy}"]`).count()) === 0 &&
-          (await visible(page.getByRole("heading", { name: "Re-market" }))),
+          (await visible(page.getByRole("heading", { name: "Re-market", exact: true }))),
         undefined,
         async () =>
           (await visible(yes)) &&

@@ -15,7 +15,7 @@ async function quotaUsed(page: Page) {
 test("worklist → filter → re-market one → two quotes → select → outcome in reports", async ({ page }) => {
   await startDemo(page);
   await page.getByRole("link", { name: "Re-market", exact: true }).click();
-  await expect(page.getByRole("heading", { name: "Re-market" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Re-market", exact: true })).toBeVisible();
   const before = await quotaUsed(page);
 
   // Filter by the first row's line of business.
@@ -207,7 +207,7 @@ test("dashboard: forecast, quota and connections cards link to their pages", asy
   await expect(page).toHaveURL(/\/billing$/);
   await page.goto("/");
   await page.getByTestId("card-forecast").getByRole("link", { name: "Open the worklist" }).click();
-  await expect(page.getByRole("heading", { name: "Re-market" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Re-market", exact: true })).toBeVisible();
   await page.goto("/");
   await page.getByTestId("card-connections").getByRole("link", { name: "Manage connections" }).click();
   await expect(page).toHaveURL(/\/connect-database$/);

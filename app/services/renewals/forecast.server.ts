@@ -487,8 +487,9 @@ export async function refreshForecast(ctx: { db: Db; tenantId: string; now?: () 
         )[0].n,
       );
   if (size < INLINE_LIMIT) {
+    // The table statistics wait for the next job (after an import, or the daily one): a VACUUM
+    // here would hold up the person who pressed the button.
     await recomputeForecast(ctx);
-    await refreshTableStatistics(ctx.db);
     return { inline: true };
   }
   await enqueueForecastRecompute(ctx.db, ctx.tenantId);
@@ -520,7 +521,8 @@ export const handleForecastRecompute: JobHandler = async (job, { db, progress })
       },
     },
   );
-  // After an import (this job follows every one) and the computation's own rewrite.
+  // After an import (this job follows every one) and the computation's own rewrite: fresh
+  // statistics, and on the embedded database (no autovacuum) the dead rows reclaimed.
   await refreshTableStatistics(db);
 };
 

@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ConnectionError, FAIL_FAST_FIELD, backoffMs, getSnapshot, isConnectionError, recordAnswer, wrapFetch } from "./network";
+import {
+  ConnectionError,
+  FAIL_FAST_FIELD,
+  backoffMs,
+  getSnapshot,
+  isAbandoned,
+  isConnectionError,
+  recordAnswer,
+  wrapFetch,
+} from "./network";
 
 const ORIGIN = "http://remarket.test";
 const lost = () => Promise.reject(new TypeError("Failed to fetch"));
@@ -117,4 +126,17 @@ it("tell a fetch that got no answer from an answer that reports an error", () =>
   expect(isConnectionError(new ConnectionError())).toBe(true);
   expect(isConnectionError(new Error("Unexpected Server Error"))).toBe(false);
   expect(isConnectionError(new TypeError("x is not a function"))).toBe(false);
+});
+
+describe("isAbandoned", () => {
+  it("is the rejection of a request the page aborted, and nothing else", () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(isAbandoned(controller.signal.reason)).toBe(true);
+    expect(isAbandoned(new DOMException("Aborted", "AbortError"))).toBe(true);
+    expect(isAbandoned(new DOMException("Timed out", "TimeoutError"))).toBe(false);
+    expect(isAbandoned(new TypeError("Failed to fetch"))).toBe(false);
+    expect(isAbandoned(new ConnectionError())).toBe(false);
+    expect(isAbandoned(Object.assign(new Error("x"), { name: "AbortError" }))).toBe(false);
+  });
 });

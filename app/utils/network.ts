@@ -119,6 +119,12 @@ export function installNetworkHandling() {
   update({ browserOffline: !navigator.onLine });
   window.addEventListener("offline", () => update({ browserOffline: true }));
   window.addEventListener("online", () => update({ browserOffline: false }));
+  // A request the page abandoned (a newer navigation or submission aborted it) rejects with an
+  // AbortError; when the router has already moved on, nothing is left to handle that rejection.
+  // It is not a failure anyone should see, so it is not reported as one.
+  window.addEventListener("unhandledrejection", (event) => {
+    if (isAbandoned(event.reason)) event.preventDefault();
+  });
   // Which form a held submission came from, so that form can show the notice beside itself.
   document.addEventListener("submit", (event) => {
     if (event.target instanceof HTMLFormElement) lastSubmit = { form: event.target, at: Date.now() };
@@ -222,6 +228,11 @@ function sleep(ms: number, signal: AbortSignal | undefined) {
     };
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/** The rejection of a request the page aborted itself. */
+export function isAbandoned(reason: unknown) {
+  return reason instanceof DOMException && reason.name === "AbortError";
 }
 
 function readField(body: BodyInit | null | undefined, name: string) {

@@ -266,3 +266,22 @@ test("the browser going offline shows the indicator, and it clears by itself", a
   await context.setOffline(false);
   await expect(page.getByTestId("offline-indicator")).toHaveCount(0);
 });
+
+test("a request the page abandoned is not reported as an error in the page", async ({ page }) => {
+  await page.goto("/auth/login");
+  // What the router leaves behind when a newer navigation aborts a read still retrying: a rejection
+  // nobody handles. The page-error check of every test (fixtures.ts) fails the test if it surfaces.
+  await page.evaluate(() => {
+    const controller = new AbortController();
+    controller.abort();
+    void Promise.reject(controller.signal.reason);
+  });
+  const silenced = await page.evaluate(
+    () =>
+      new Promise<boolean>((resolve) => {
+        window.addEventListener("unhandledrejection", (event) => resolve(event.defaultPrevented), { once: true });
+        void Promise.reject(new DOMException("Aborted", "AbortError"));
+      }),
+  );
+  expect(silenced).toBe(true);
+});

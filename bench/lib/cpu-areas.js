@@ -21,7 +21,7 @@ export function areaOf(/** @type {string} */ url, /** @type {string} */ function
   if (functionName === "(garbage collector)") return "gc";
   if (functionName === "(idle)") return null;
   const lib = url.includes("node_modules/") ? url.replace(/^.*node_modules\//, "") : "";
-  if (url.startsWith("wasm://") || lib.startsWith("@electric-sql/") || lib.startsWith("drizzle-orm/") || lib.startsWith("postgres/"))
+  if (url.startsWith("wasm://") || /^(@electric-sql\/|drizzle-orm\/|pg\/|pg-protocol\/|pg-pool\/|pg-types\/|postgres-)/.test(lib))
     return "database";
   if (
     lib.startsWith("react-dom/") ||

@@ -118,13 +118,17 @@ function dashboardStatement(p: SQL) {
     (select json_agg(a order by a.created_at desc)::text from (
       select e.id, e.action, e.subject_type, e.subject_id, e.details, e.created_at,
         coalesce(usr.name, e.actor_email) as actor, pol.policy_number, pol.customer_id, cus.name as customer_name, rem.id as remarket_id
-      from audit_events e
+      -- The latest events first (on the (tenant_id, created_at) index), their ids read once each,
+      -- then the names: joined before the limit, or on the text, every event and policy of the
+      -- agency was compared (6.7 ms on PostgreSQL for the demo agency, 27 ms on PGlite).
+      from (select id, action, subject_type, subject_id, details, created_at, actor_user_id, actor_email,
+              case when subject_type = 'policy' then ${idOf(sql`subject_id`)} end as policy_id,
+              ${idOf(sql`details->>'remarketId'`)} as remarket_ref
+            from audit_events where tenant_id = ${tenant} order by created_at desc limit ${activityLimit}) e
         left join users usr on usr.id = e.actor_user_id and usr.tenant_id = ${tenant}
-        left join policies pol on e.subject_type = 'policy' and pol.tenant_id = ${tenant} and pol.id = ${idOf(sql`e.subject_id`)}
+        left join policies pol on pol.tenant_id = ${tenant} and pol.id = e.policy_id
         left join customers cus on cus.tenant_id = ${tenant} and cus.id = pol.customer_id
-        left join remarkets rem on rem.tenant_id = ${tenant} and rem.id = ${idOf(sql`e.details->>'remarketId'`)}
-      where e.tenant_id = ${tenant}
-      order by e.created_at desc limit ${activityLimit}) a) as activity
+        left join remarkets rem on rem.tenant_id = ${tenant} and rem.id = e.remarket_ref) a) as activity
   from (select 1) one
     left join billing_accounts b on b.tenant_id = ${tenant}
     left join lateral (

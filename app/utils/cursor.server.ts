@@ -89,7 +89,7 @@ export function listSort<const F extends string, const A extends string = never>
     /** The `sort` query field of an API list: an unknown value is a 400 naming the fields. */
     query: z
       .enum(values, {
-        error: `sort is ${fields.join(", ")}, with a leading "-" for descending${Object.keys(aliases).length ? `, or ${Object.keys(aliases).join(", ")}` : ""}.`,
+        error: `sort is one of ${[...fields, ...Object.keys(aliases)].join(", ")} (a leading "-" sorts a field descending).`,
       })
       // The default is one of `values`; zod cannot see that through the generic.
       .default(spec.default as never)

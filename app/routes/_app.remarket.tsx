@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } 
 import { useEffect, useRef, useState } from "react";
 import { FORM_TOKEN_FIELD, PostForm, InlineRetryNotice, Notice, Button, Modal } from "~/components/shell";
 import { Pagination } from "~/components/pagination";
+import { useServerForm } from "~/components/server-form";
 import { Card, FilterSelect, FlagExplanation, inputClass, tableClass, theadClass } from "~/components/renewals-ui";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import worklistCss from "~/styles/worklist.css";
@@ -261,16 +262,17 @@ export default function RemarketPage() {
   const countSelected = () => setSelected(tableForm.current?.querySelectorAll('input[name="ids"]:checked').length ?? 0);
   // New rows (after an action or a page change) keep only the boxes still there: count again.
   useEffect(countSelected, [rows]);
-  // The whole table is one form. Its conform result is read as it comes: the page validates on
-  // the server only, so conform's hook (and its 10 KB) stays out of the browser (issue 14). The
-  // toolbar's fields and every row's `reason-<id>` / `until-<id>` find their messages by name,
-  // and a refused submission's typed values in `initialValue`. A result that goes away (a success
-  // redirects back) takes its messages with it.
-  const errors: Record<string, string[] | undefined> = Object.fromEntries(
-    Object.entries(lastResult?.error ?? {}).flatMap(([name, messages]) => (messages?.length ? [[name, messages]] : [])),
-  );
-  const entered = (lastResult?.status === "error" ? (lastResult.initialValue ?? {}) : {}) as Record<string, unknown>;
-  const typed = (name: string) => (typeof entered[name] === "string" ? (entered[name] as string) : "");
+  // The whole table is one form, validated on the server only, so its conform reply is read as it
+  // comes (useServerForm, decision record 015) and conform's hook stays out of the browser (issue
+  // 14). The toolbar's fields and every row's `reason-<id>` / `until-<id>` find their messages and
+  // a refused submission's typed values by name. A result that goes away (a success redirects
+  // back) takes its messages with it.
+  const [reply, fields] = useServerForm({ id: "worklist", lastResult });
+  const errors: Record<string, string[] | undefined> = reply.allErrors;
+  const typed = (name: string) => {
+    const value = fields[name].initialValue;
+    return typeof value === "string" ? value : "";
+  };
   const general = [...(errors[""] ?? []), ...(errors.intent ?? []), ...(errors.ids ?? [])];
   const busy = navigation.state === "submitting";
   const actionable = filters.status === "open" || filters.status === "snoozed";

@@ -102,28 +102,25 @@ export function AppShell(props: ShellProps) {
         <aside className="border-b border-slate-200 bg-white md:w-60 md:border-b-0 md:border-r md:p-3 dark:border-slate-800 dark:bg-slate-900">
           {/* Phones: the navigation behind a "Menu" button, a <details> so it opens without
               JavaScript; with JavaScript, Escape closes it and a click-through folds it away.
-              From md up the same links are always shown (a closed <details> cannot be forced open
-              by CSS, so the two are separate; the hidden one is out of the accessibility tree). */}
-          <details className="group md:hidden" onKeyDown={closeOnEscape} key={location.pathname} data-testid="phone-menu">
+              From md up the same links are the sidebar, shown whether the <details> is open or
+              not (.site-menu in tailwind.css), so the list is rendered once. */}
+          <details className="site-menu group/menu" onKeyDown={closeOnEscape} key={location.pathname} data-testid="phone-menu">
             <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500 dark:text-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
               <span className="flex items-center gap-2">
                 <MenuIcon />
                 Menu
               </span>
-              <span className="text-xs font-normal text-slate-500 group-open:hidden dark:text-slate-400">
+              <span className="text-xs font-normal text-slate-500 group-open/menu:hidden dark:text-slate-400">
                 {sectionName(location.pathname)}
               </span>
-              <span aria-hidden="true" className="hidden text-base leading-none group-open:inline">
+              <span aria-hidden="true" className="hidden text-base leading-none group-open/menu:inline">
                 ✕
               </span>
             </summary>
-            <div className="border-t border-slate-200 px-3 pb-3 pt-2 dark:border-slate-800">
+            <div className="border-t border-slate-200 px-3 pb-3 pt-2 md:border-t-0 md:p-0 dark:border-slate-800">
               <Sidebar isStaff={props.isStaff} />
             </div>
           </details>
-          <div className="hidden md:block">
-            <Sidebar isStaff={props.isStaff} />
-          </div>
         </aside>
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8">
           {props.children}

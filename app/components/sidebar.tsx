@@ -1,5 +1,4 @@
-import type { MouseEvent } from "react";
-import { useLocation, useNavigate } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { cn } from "~/utils/cn";
 
 type NavItem = { to: string; label: string; end?: boolean };
@@ -47,14 +46,6 @@ export function sectionName(pathname: string) {
   return [...MAIN, ...SETTINGS].find((item) => isActiveLink(pathname, item.to, item.end))?.label ?? "";
 }
 
-const linkClass = (isActive: boolean) =>
-  cn(
-    "block rounded-md px-3 py-2 text-sm font-medium",
-    isActive
-      ? "bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-white"
-      : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800",
-  );
-
 /** NavLink's rule: the link's own page, or (unless `end`) a page below it. */
 export function isActiveLink(pathname: string, to: string, end = false) {
   if (pathname === to) return true;
@@ -62,35 +53,24 @@ export function isActiveLink(pathname: string, to: string, end = false) {
 }
 
 /**
- * Links and a <details> section: it works, and keeps its state, without JavaScript. The links are
- * plain anchors marked from this one location, and one click handler on the <nav> makes them
- * client-side navigations: as Remix Links (let alone NavLinks) each of the sixteen resolved its
- * path and hooked into the router again, a seventh of the dashboard's server time (decision record
- * 004), and the shell renders this list twice (the phone menu and the desktop column).
+ * Remix Links and a <details> section: it works, and keeps its state, without JavaScript. The
+ * links are marked from this one location (NavLink's rule, isActiveLink) rather than being
+ * NavLinks: sixteen NavLinks each matched the location again, a seventh of the dashboard's server
+ * time (decision record 004). The shell renders this list once, for phones and wide screens.
  */
 export function Sidebar({ isStaff }: { isStaff: boolean }) {
   const { pathname } = useLocation();
-  const navigate = useNavigate();
   const settingsOpen = activeSection(pathname) === "/configuration";
   const link = (item: NavItem) => {
     const active = isActiveLink(pathname, item.to, item.end);
     return (
-      <a key={item.to} href={item.to} className={linkClass(active)} aria-current={active ? "page" : undefined}>
+      <Link key={item.to} to={item.to} className="nav-link" aria-current={active ? "page" : undefined}>
         {item.label}
-      </a>
+      </Link>
     );
   };
-  // What <Link> does on a click: a plain left click (no new tab, no modifier) navigates in the app.
-  const followInApp = (event: MouseEvent<HTMLElement>) => {
-    const anchor = (event.target as HTMLElement).closest("a");
-    if (!anchor || event.defaultPrevented || event.button !== 0) return;
-    if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
-    event.preventDefault();
-    navigate(anchor.getAttribute("href") ?? "/");
-  };
   return (
-    // The anchors inside are what is interactive; Enter on a link is a click, so keys need nothing more.
-    <nav aria-label="Main" className="space-y-1" onClick={followInApp}>
+    <nav aria-label="Main" className="space-y-1">
       {MAIN.map(link)}
       <details open={settingsOpen} className="group" data-section="/configuration">
         <summary

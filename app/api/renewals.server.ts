@@ -57,8 +57,22 @@ export const customersCounts = defineOperation({
   path: "/api/customers/counts",
   tag: "Customers",
   summary: "How many customers, with active policies, and re-marketed this year",
-  response: z.object({ data: z.object({ total: z.number(), active: z.number(), remarketed: z.number(), year: z.number() }) }),
-  run: async (ctx) => ({ data: await customerCounts(ctx) }),
+  response: z.object({
+    data: z.object({
+      total: z.number(),
+      active: z.number(),
+      remarketed: z.number(),
+      year: z.number(),
+      countedAt: z
+        .string()
+        .nullable()
+        .describe("When total and active were counted: the last forecast computation (it follows every import); null when counted now."),
+    }),
+  }),
+  run: async (ctx) => {
+    const counts = await customerCounts(ctx);
+    return { data: { ...counts, countedAt: counts.countedAt?.toISOString() ?? null } };
+  },
 });
 
 export const customersRecentMarketed = defineOperation({

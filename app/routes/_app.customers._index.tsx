@@ -13,7 +13,7 @@ import {
   recentlyMarketed,
 } from "~/services/renewals/customers.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatCount, formatDate, formatNumber, formatPhone } from "~/utils/format";
+import { formatCount, formatDate, formatDateTime, formatNumber, formatPhone } from "~/utils/format";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { OUTCOME_LABELS } from "~/utils/renewals";
 import { queryFilterText } from "~/utils/schemas";
@@ -37,9 +37,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const filters = FiltersSchema.parse(Object.fromEntries(url.searchParams));
   const page = readPage(url);
-  const [list, counts, recent, options] = await Promise.all([
-    listCustomers(ctx, filters, page),
-    customerCounts(ctx),
+  // The counts first: the unfiltered list's total is theirs (the same figure as the card, not a second count).
+  const counts = await customerCounts(ctx);
+  const [list, recent, options] = await Promise.all([
+    listCustomers(ctx, filters, page, {}, counts.total),
     recentlyMarketed(ctx),
     customerFilterOptions(ctx),
   ]);
@@ -60,6 +61,12 @@ export default function CustomersPage() {
         <Stat label="With active policies" value={formatNumber(counts.active)} testId="count-active" />
         <Stat label={`Re-marketed in ${counts.year}`} value={formatNumber(counts.remarketed)} testId="count-remarketed" />
       </div>
+      {counts.countedAt ? (
+        <p className="text-xs text-slate-500" data-testid="counts-basis">
+          Customers and those with active policies as counted by the forecast of {formatDateTime(counts.countedAt, timeZone)} (it runs after
+          every import); re-marketed as of now.
+        </p>
+      ) : null}
       <div className="grid gap-4 2xl:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="min-w-0 space-y-3">
           <Card>

@@ -91,7 +91,15 @@ export const forecastRuns = pgTable("forecast_runs", {
    * and its page count never aggregate the window. Null: computed before this column existed.
    */
   monthly: jsonb("monthly").$type<ForecastMonthTotals[]>(),
+  /**
+   * The book's customers and those with an active policy, counted by the computation that follows
+   * every import and disconnection, so /customers never counts a large book on a page load.
+   * Null: computed before this column existed.
+   */
+  customerCounts: jsonb("customer_counts").$type<BookCustomerCounts>(),
 });
+
+export type BookCustomerCounts = { total: number; active: number };
 
 export type ForecastMonthTotals = { month: string; renewals: number; premium: number; renewalPremium: number; flagged: number };
 

@@ -104,7 +104,17 @@ describe("disconnect and sub-connections", () => {
     await expect(disconnectConnection(ctx, ams.id, { deleteData: false, subConnectionOnly: true })).rejects.toThrow(
       "Sub-connection not found",
     );
+    const recomputes = async () =>
+      (
+        await db
+          .select({ id: jobs.id })
+          .from(jobs)
+          .where(and(eq(jobs.tenantId, tenant.id), eq(jobs.type, "forecast.recompute")))
+      ).length;
+    const before = await recomputes();
     await disconnectConnection(ctx, crm.id, { deleteData: true, subConnectionOnly: true });
+    // The forecast (and what it counts for /customers) is computed again without the deleted book.
+    expect(await recomputes()).toBe(before + 1);
     const [parent] = await db.select({ status: connections.status }).from(connections).where(eq(connections.id, ams.id));
     expect(parent.status).toBe("connected");
     expect(await importedCounts(db, tenant.id, crm.id)).toEqual({ customers: 0, policies: 0 });

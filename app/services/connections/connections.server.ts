@@ -22,6 +22,7 @@ import { sanitizeFileName } from "../files/file-types.server";
 import { createUploadedFile } from "../files/files.server";
 import type { DbOrTx } from "~/db/client.server";
 import { NotFoundError, ServiceError } from "../platform/errors.server";
+import { enqueueForecastRecompute } from "../renewals/forecast.server";
 
 export type ConnectionRow = typeof connections.$inferSelect;
 
@@ -545,6 +546,8 @@ export async function disconnectConnection(
       await tx
         .delete(employeeAccounts)
         .where(and(eq(employeeAccounts.tenantId, ctx.tenantId), inArray(employeeAccounts.connectionId, ids)));
+      // The forecast, its month totals, filter options and customer counts were of the book as it was.
+      await enqueueForecastRecompute(tx, ctx.tenantId);
     }
   });
   await recordAudit(ctx.db, {

@@ -1,10 +1,11 @@
 import { and, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { queryRows } from "~/db/rows.server";
 import { LIST_LIMIT_DEFAULT, listSort, type SortOf } from "~/utils/cursor.server";
-import { auditEvents, customers, policies, remarkets, renewalFlags, users } from "~/db/schema";
+import { auditEvents, customers, forecastRuns, policies, remarkets, renewalFlags, users, type BookCustomerCounts } from "~/db/schema";
 import { clock, type TenantContext } from "../platform/context.server";
 import { NotFoundError } from "../platform/errors.server";
 import { requireUuid } from "../platform/ids.server";
+import { countBookCustomers } from "./forecast.server";
 import { forecastForPolicies } from "./forecast-views.server";
 import { quotesForCustomer } from "./quotes.server";
 import { remarketsForCustomer } from "./remarket.server";
@@ -44,6 +45,11 @@ function customerWhere(ctx: Ctx, f: CustomerFilters, year: number) {
   return and(...parts);
 }
 
+/** No search and no filter: every customer of the tenant. */
+export function isUnfiltered(f: CustomerFilters) {
+  return !f.q && !f.state && !f.producer && (f.segment ?? "all") === "all";
+}
+
 /** The customer list's orders: by name (customers_tenant_name_idx) unless asked otherwise, ties by id. */
 export const CUSTOMER_SORT = listSort({
   fields: { name: { expr: customers.name, kind: "text" }, createdAt: { expr: customers.createdAt, kind: "timestamp" } },
@@ -58,7 +64,14 @@ export type CustomerPaging = { limit?: number; cursor?: string; sort?: SortOf<ty
  * Customers (seed customers/all) with search by name or e-mail, filters and a page, in a
  * CUSTOMER_SORT order (by name then id unless asked); `nextCursor` continues after the last row.
  */
-export async function listCustomers(ctx: Ctx, filters: CustomerFilters, page: number, paging: CustomerPaging = {}) {
+export async function listCustomers(
+  ctx: Ctx,
+  filters: CustomerFilters,
+  page: number,
+  paging: CustomerPaging = {},
+  /** The count of all the tenant's customers, when the caller has it and `filters` are empty: not counted again. */
+  knownTotal?: number,
+) {
   const year = clock(ctx).getUTCFullYear();
   const where = customerWhere(ctx, filters, year);
   const keyset = paging.limit !== undefined || paging.cursor !== undefined;
@@ -88,22 +101,30 @@ export async function listCustomers(ctx: Ctx, filters: CustomerFilters, page: nu
       .orderBy(...CUSTOMER_SORT.orderBy(sort))
       .limit(size + 1)
       .offset(keyset ? 0 : (page - 1) * CUSTOMERS_PAGE_SIZE),
-    ctx.db.select({ total: count() }).from(customers).where(where),
+    knownTotal !== undefined && isUnfiltered(filters)
+      ? [{ total: knownTotal }]
+      : ctx.db.select({ total: count() }).from(customers).where(where),
   ]);
   return { ...CUSTOMER_SORT.page(rows, size, sort), total };
 }
 
-/** Seed customers/counts: total, with an active policy, re-marketed this (quota) year (one statement, each an index-only count). */
+/**
+ * Seed customers/counts: total, with an active policy, re-marketed this (quota) year. The first two
+ * are the last forecast computation's (it follows every import and disconnection; `countedAt` says
+ * when), so a large book is not counted on every view; a tenant without one is counted now. The
+ * re-marketed count moves with every re-market and is read as it stands (a few rows a year).
+ */
 export async function customerCounts(ctx: Ctx) {
   const year = clock(ctx).getUTCFullYear();
-  const [row] = await queryRows<{ total: number | string; active: number | string; remarketed: number | string }>(
+  const [row] = await queryRows<{ counts: BookCustomerCounts | null; computed_at: Date | string | null; remarketed: number | string }>(
     ctx.db,
-    sql`select
-      (select count(*) from ${customers} c where c.tenant_id = ${ctx.tenantId}) as total,
-      (select count(distinct p.customer_id) from ${policies} p where p.tenant_id = ${ctx.tenantId} and p.status = 'active') as active,
-      (select count(distinct r.customer_id) from ${remarkets} r where r.tenant_id = ${ctx.tenantId} and r.quota_year = ${year}) as remarketed`,
+    sql`select r.customer_counts as counts, r.computed_at,
+      (select count(distinct m.customer_id) from ${remarkets} m where m.tenant_id = ${ctx.tenantId} and m.quota_year = ${year}) as remarketed
+      from (select 1) one left join ${forecastRuns} r on r.tenant_id = ${ctx.tenantId}`,
   );
-  return { total: Number(row.total), active: Number(row.active), remarketed: Number(row.remarketed), year };
+  const stored = row.counts && row.computed_at ? { ...row.counts, countedAt: new Date(row.computed_at) } : null;
+  const book = stored ?? { ...(await countBookCustomers(ctx.db, ctx.tenantId)), countedAt: null };
+  return { total: book.total, active: book.active, remarketed: Number(row.remarketed), year, countedAt: book.countedAt };
 }
 
 /** Seed customers/recentMarketed: the latest re-markets with their customer. */

@@ -1,6 +1,6 @@
 import { queryRows } from "~/db/rows.server";
 import { format, parseISO, addMonths } from "date-fns";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { TenantContext } from "../platform/context.server";
 import { FREQUENCY_CAP_DAYS, windowEnd, type Exclusion, type PredictionLevel } from "./forecast-rules.server";
 import { monthlyTotals, readMonthlyTotals, tenantToday } from "./forecast.server";
@@ -142,8 +142,6 @@ export async function forecastSummary(ctx: Ctx, window: ForecastPreference["wind
 
 export type WhatIfInput = Pick<ForecastPreference, "window" | "thresholdPct" | "thresholdAmount" | "actDaysBeforeExpiration">;
 
-type LineSettings = { line: string | null; input: WhatIfInput };
-
 /**
  * The what-if: how many renewals (and customers — each in the worklist once) these settings
  * would flag, against the quota left this year. Reads the stored forecast; saves nothing.
@@ -157,35 +155,32 @@ export async function simulateFlags(ctx: Ctx, input: WhatIfInput, forecastObject
   const now = clock(ctx);
   const since = new Date(now.getTime() - FREQUENCY_CAP_DAYS * 86_400_000).toISOString();
   const own = forecastObjectId === ALL_LINES ? (await listForecastPreferences(ctx)).filter((p) => p.forecastObjectId !== ALL_LINES) : [];
-  const settings: LineSettings[] =
-    forecastObjectId === ALL_LINES
-      ? [...own.map((p) => ({ line: p.forecastObjectId, input: p })), { line: null, input }]
-      : [{ line: forecastObjectId, input }];
-  // One row of settings per line with its own (null: every other line), joined to the forecast.
-  const values = sql.join(
-    settings.map(
-      (s) =>
-        sql`(${s.line}::text, ${windowEnd(today, s.input.window)}::date, ${s.input.actDaysBeforeExpiration}::int, ${s.input.thresholdPct}::numeric, ${s.input.thresholdAmount}::numeric)`,
-    ),
-    sql`, `,
-  );
-  const scope =
-    forecastObjectId === ALL_LINES
-      ? sql`s.line = f.line_of_business or (s.line is null and f.line_of_business <> all(${sql.param(own.map((p) => p.forecastObjectId))}::text[]))`
-      : sql`s.line = f.line_of_business`;
+  const all = [input, ...own];
+  // Each renewal's setting: its line's own, else the given one, as one CASE per setting. (A VALUES
+  // list of settings joined on the line compared every renewal with every row of settings, through
+  // an OR: 36 of the statement's 40 ms at 50,000 policies on the embedded database.)
+  const each = (value: (i: WhatIfInput) => SQL) =>
+    own.length === 0
+      ? value(input)
+      : sql`(case f.line_of_business ${sql.join(
+          own.map((p) => sql`when ${p.forecastObjectId} then ${value(p)}`),
+          sql` `,
+        )} else ${value(input)} end)`;
+  const windowEndOf = (i: WhatIfInput) => sql`${windowEnd(today, i.window)}::date`;
+  const lastWindowEnd = all.map((i) => windowEnd(today, i.window)).reduce((a, b) => (a > b ? a : b));
   const result = await queryRows<{ policies: number | string; customers: number | string; premium: number | string | null }>(
     ctx.db,
     sql`
-    with s(line, window_end, act_days, pct, amount) as (values ${values})
     select count(*) as policies, count(distinct f.customer_id) as customers, sum(f.change_amount) as premium
-    from renewal_forecasts f join s on ${scope}
+    from renewal_forecasts f
     where f.tenant_id = ${ctx.tenantId} and f.eligible
       ${forecastObjectId === ALL_LINES ? sql`` : sql`and f.line_of_business = ${forecastObjectId}`}
-      and f.expiration_date <= s.window_end
-      and f.expiration_date - ${today}::date <= s.act_days
-      and f.expiration_date <= ${today}::date + ${Math.max(...settings.map((x) => x.input.actDaysBeforeExpiration))}::int
+      and f.expiration_date <= ${lastWindowEnd}::date
+      and f.expiration_date <= ${today}::date + ${Math.max(...all.map((i) => i.actDaysBeforeExpiration))}::int
+      and f.expiration_date <= ${each(windowEndOf)}
+      and f.expiration_date - ${today}::date <= ${each((i) => sql`${i.actDaysBeforeExpiration}::int`)}
       and f.change_amount > 0
-      and (f.change_pct >= s.pct or f.change_amount >= s.amount)
+      and (f.change_pct >= ${each((i) => sql`${i.thresholdPct}::numeric`)} or f.change_amount >= ${each((i) => sql`${i.thresholdAmount}::numeric`)})
       and not exists (select 1 from remarkets r where r.tenant_id = f.tenant_id and r.customer_id = f.customer_id and r.remarketed_at > ${since}::timestamptz)
       and not exists (select 1 from renewal_flags rf where rf.tenant_id = f.tenant_id and rf.policy_id = f.policy_id and rf.status in ('remarketed', 'dismissed'))`,
   );

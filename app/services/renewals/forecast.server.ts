@@ -1,10 +1,18 @@
 import { refreshTableStatistics } from "~/db/table-statistics.server";
 import { queryRows } from "~/db/rows.server";
 import { addDays, differenceInCalendarDays, format, parseISO } from "date-fns";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/db/client.server";
 import { openCopy } from "~/db/copy.server";
-import { forecastRuns, LINES_OF_BUSINESS, tenants, type ForecastMonthTotals, type WorklistFilterOptions } from "~/db/schema";
+import {
+  forecastRuns,
+  jobs,
+  LINES_OF_BUSINESS,
+  tenants,
+  type BookCustomerCounts,
+  type ForecastMonthTotals,
+  type WorklistFilterOptions,
+} from "~/db/schema";
 import { localDateParts } from "~/utils/time-zone";
 import { clock } from "../platform/context.server";
 import { contextMemo } from "../platform/context-memo.server";
@@ -188,6 +196,7 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
     await upsertFlags(tx, ctx.tenantId, now, flaggedIds);
     t = lap("flags", t);
     const filterOptions = await readFilterOptions(tx, ctx.tenantId);
+    const customerCounts = await countBookCustomers(tx, ctx.tenantId);
     const monthly = totals.months();
     lap("options", t);
     const run = {
@@ -198,6 +207,7 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
       filterOptions,
       phases,
       monthly,
+      customerCounts,
     };
     await tx
       .insert(forecastRuns)
@@ -379,6 +389,20 @@ async function upsertFlags(tx: DbOrTx, tenantId: string, now: Date, flaggedIds: 
     delete from renewal_flags where tenant_id = ${tenantId} and status = 'open' and not (policy_id = any(${sql.param(flaggedIds)}::uuid[]))`);
 }
 
+/**
+ * The book's customers, and those with at least one active policy (each once): what /customers
+ * shows, counted here because each is a scan of the tenant's customers or policies.
+ */
+export async function countBookCustomers(db: DbOrTx, tenantId: string): Promise<BookCustomerCounts> {
+  const [row] = await queryRows<{ total: number | string; active: number | string }>(
+    db,
+    sql`select
+      (select count(*) from customers c where c.tenant_id = ${tenantId}) as total,
+      (select count(*) from (select distinct p.customer_id from policies p where p.tenant_id = ${tenantId} and p.status = 'active') a) as active`,
+  );
+  return { total: Number(row.total), active: Number(row.active) };
+}
+
 async function readFilterOptions(tx: DbOrTx, tenantId: string): Promise<WorklistFilterOptions> {
   const distinct = async (column: string) => {
     const result = await queryRows<{ v: string }>(
@@ -496,18 +520,32 @@ export async function refreshForecast(ctx: { db: Db; tenantId: string; now?: () 
   return { inline: false };
 }
 
-/** Queue a recomputation (the import calls this after an ETL run; duplicates collapse while queued). */
+/**
+ * Ask for a fresh computation of `tenantId`'s forecast (after an import, a disconnection, a carrier
+ * merge, a saved preference). Every request gets a job: a time-slot dedupe key dropped a request
+ * made after a computation of the same minute had already read the book, and so the change it was
+ * for. Requests still waiting when one computation starts are folded into it (the handler below).
+ */
 export async function enqueueForecastRecompute(db: DbOrTx, tenantId: string) {
-  return enqueueJob(db, {
-    type: FORECAST_RECOMPUTE_JOB,
-    tenantId,
-    dedupeKey: `${FORECAST_RECOMPUTE_JOB}:${tenantId}:${Date.now() - (Date.now() % 60_000)}`,
-  });
+  return enqueueJob(db, { type: FORECAST_RECOMPUTE_JOB, tenantId });
+}
+
+/**
+ * The tenant's other computations still queued when this one starts: done by this one, which
+ * reads the book after every change committed before they were (a change not yet committed
+ * brings its job once it is, and that one runs later).
+ */
+async function foldWaitingRecomputes(db: DbOrTx, tenantId: string, jobId: string) {
+  await db
+    .update(jobs)
+    .set({ status: "succeeded", finishedAt: new Date(), lastError: null })
+    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.type, FORECAST_RECOMPUTE_JOB), eq(jobs.status, "queued"), ne(jobs.id, jobId)));
 }
 
 /** The `forecast.recompute` job for one tenant. */
 export const handleForecastRecompute: JobHandler = async (job, { db, progress }) => {
   if (!job.tenantId) return;
+  await foldWaitingRecomputes(db, job.tenantId, job.id);
   // A large book takes longer than the job lease: report progress (which renews the lease) now
   // and then. Not awaited: on the embedded database it queues behind the open transaction.
   let last = Date.now();

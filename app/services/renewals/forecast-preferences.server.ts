@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { forecastPreferences } from "~/db/schema";
 import { clock, type TenantContext } from "../platform/context.server";
+import { contextMemo } from "../platform/context-memo.server";
 import { MIN_PREDICTION_SAMPLE } from "./forecast-rules.server";
 
 export type ForecastPreference = {
@@ -36,13 +37,20 @@ const columns = {
   excludeZeroPremium: forecastPreferences.excludeZeroPremium,
 };
 
-/** Every saved preference of the tenant ('all' first when saved). */
+/** The tenant's preferences, read once per request: /forecast and the what-if both need them. */
+const saved = contextMemo<ForecastPreference[]>();
+
+/** Every saved preference of the tenant, by forecast object id. */
 export async function listForecastPreferences(ctx: Pick<TenantContext, "db" | "tenantId">): Promise<ForecastPreference[]> {
-  return ctx.db
-    .select(columns)
-    .from(forecastPreferences)
-    .where(eq(forecastPreferences.tenantId, ctx.tenantId))
-    .orderBy(asc(forecastPreferences.forecastObjectId));
+  const rows = await saved.read(ctx, () =>
+    ctx.db
+      .select(columns)
+      .from(forecastPreferences)
+      .where(eq(forecastPreferences.tenantId, ctx.tenantId))
+      .orderBy(asc(forecastPreferences.forecastObjectId)),
+  );
+  // Copies: a caller changing one cannot change what the next one reads.
+  return rows.map((r) => ({ ...r }));
 }
 
 /** The preference for one forecast object, falling back to 'all', then to the defaults. */
@@ -50,10 +58,7 @@ export async function getForecastPreference(
   ctx: Pick<TenantContext, "db" | "tenantId">,
   forecastObjectId = ALL_LINES,
 ): Promise<ForecastPreference> {
-  const rows = await ctx.db
-    .select(columns)
-    .from(forecastPreferences)
-    .where(and(eq(forecastPreferences.tenantId, ctx.tenantId)));
+  const rows = await listForecastPreferences(ctx);
   return (
     rows.find((r) => r.forecastObjectId === forecastObjectId) ??
     rows.find((r) => r.forecastObjectId === ALL_LINES) ?? { ...DEFAULT_PREFERENCE, forecastObjectId }
@@ -67,6 +72,7 @@ export async function saveForecastPreference(ctx: TenantContext, pref: ForecastP
     .insert(forecastPreferences)
     .values(values)
     .onConflictDoUpdate({ target: [forecastPreferences.tenantId, forecastPreferences.forecastObjectId], set: values });
+  saved.forget(ctx);
 }
 
 /** The agency's minimum sample for a prediction basis (its 'all' preference), or the default. */

@@ -259,8 +259,10 @@ describe("what-if per forecast object", () => {
 
     // HOME gets its own preference (25 %): 'all' settings no longer reach HOME's renewals.
     await saveForecastPreference({ ...ctx, now }, { ...DEFAULT_PREFERENCE, forecastObjectId: "HOME", thresholdPct: 25 });
-    expect(await simulateFlags(scoped, wide)).toMatchObject({ policies: 2 });
-    expect(await simulateFlags(scoped, { ...wide, thresholdPct: 1 }, "HOME")).toMatchObject({ policies: 3 });
+    // Read as the next request does, with a context of its own (a context keeps the preferences it has read).
+    const next = { ...scoped };
+    expect(await simulateFlags(next, wide)).toMatchObject({ policies: 2 });
+    expect(await simulateFlags(next, { ...wide, thresholdPct: 1 }, "HOME")).toMatchObject({ policies: 3 });
     // Another tenant's what-if sees none of this book.
     const other = await createTestTenant();
     expect(await simulateFlags({ db: other.db, tenantId: other.tenant.id, now }, wide, "PAUTO")).toMatchObject({ policies: 0 });

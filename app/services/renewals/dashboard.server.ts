@@ -93,11 +93,15 @@ function dashboardStatement(p: SQL) {
   const countLimit = sql.raw(String(DASHBOARD_COUNT_CAP + 1));
   const activityLimit = sql.raw(String(DASHBOARD_ACTIVITY));
   const uuidText = sql.raw(UUID_TEXT);
-  const tenant = sql`split_part(${p}, '|', 1)::uuid`;
-  const today = sql`split_part(${p}, '|', 2)::date`;
-  const year = sql`split_part(${p}, '|', 3)::int`;
-  const weekStart = sql`split_part(${p}, '|', 4)::timestamptz`;
-  const prevWeekStart = sql`split_part(${p}, '|', 5)::timestamptz`;
+  // Each part read once per statement (a scalar sub-select is an InitPlan): written as a bare cast,
+  // a comparison in a filter parsed the text again for every row (2 of the statement's 6 ms at
+  // 50,000 policies on PostgreSQL, in the flags-per-week counts).
+  const part = (n: number, type: string) => sql`(select split_part(${p}, '|', ${sql.raw(String(n))})::${sql.raw(type)})`;
+  const tenant = part(1, "uuid");
+  const today = part(2, "date");
+  const year = part(3, "int");
+  const weekStart = part(4, "timestamptz");
+  const prevWeekStart = part(5, "timestamptz");
   const monthStart = sql`date_trunc('month', ${today}::timestamp)::date`;
   const prevMonthStart = sql`(date_trunc('month', ${today}::timestamp) - interval '1 month')::date`;
   // A subject or details id is only looked up when it is one (subjects of other kinds are names).

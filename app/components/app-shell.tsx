@@ -46,7 +46,7 @@ export function AppShell(props: ShellProps) {
           <Link
             to="/notifications"
             className="relative rounded-md p-2 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
-            aria-label={`Notifications, ${props.unreadNotifications} unread`}
+            aria-label={`Notifications, ${unreadText(props.unreadNotifications)} unread`}
           >
             <BellIcon />
             {props.unreadNotifications > 0 ? (
@@ -54,7 +54,7 @@ export function AppShell(props: ShellProps) {
                 className="absolute -right-0.5 -top-0.5 rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white"
                 data-testid="unread-count"
               >
-                {props.unreadNotifications > 99 ? "99+" : props.unreadNotifications}
+                {unreadText(props.unreadNotifications)}
               </span>
             ) : null}
           </Link>
@@ -132,6 +132,11 @@ export function AppShell(props: ShellProps) {
       {props.idleExpiresInMs !== null ? <InactivityModal expiresInMs={props.idleExpiresInMs} /> : null}
     </div>
   );
+}
+
+/** The bell's count: the server counts no further than 100 unread, shown as "99+". */
+function unreadText(count: number) {
+  return count > 99 ? "99+" : String(count);
 }
 
 /** Escape closes a disclosure menu (the user menu, the phone menu) and gives focus back to its button. */

@@ -4,7 +4,14 @@ import { getDb } from "~/db/client.server";
 import { sessions } from "~/db/schema";
 import { sha256 } from "~/utils/crypto.server";
 import { notify } from "../platform/notifications.server";
-import { createLoginSession, resolveSession, revokeAllSessions, revokeSession, touchSession } from "./login-sessions.server";
+import {
+  createLoginSession,
+  resolveSession,
+  revokeAllSessions,
+  revokeSession,
+  touchSession,
+  UNREAD_COUNT_CAP,
+} from "./login-sessions.server";
 import { createTestTenant } from "../../../tests/support/factories";
 
 const MINUTE = 60_000;
@@ -120,6 +127,13 @@ describe("login sessions", () => {
     expect((await resolveSession(db, token))?.chrome.unreadNotifications).toBe(1);
     await revokeSession(db, sha256(token));
     expect(await resolveSession(db, token)).toBeNull();
+  });
+
+  test("the bell's unread count stops at the cap (the bell says 99+ beyond 99)", async () => {
+    const { db, user } = await createTestTenant();
+    const { token } = await createLoginSession(db, { userId: user.id, tenantId: user.tenantId });
+    for (let i = 0; i < UNREAD_COUNT_CAP + 5; i++) await notify(db, { tenantId: user.tenantId, kind: "test", title: `Hello ${i}` });
+    expect((await resolveSession(db, token))?.chrome.unreadNotifications).toBe(UNREAD_COUNT_CAP);
   });
 
   test("revoking all ends every session of that user only", async () => {

@@ -85,11 +85,16 @@ const tenantJson = sql`(select json_build_object(
   'flagOverrides', ${flagOverridesJson}
 ) from ${tenants} where ${col(tenants, tenants.id)} = ${col(sessions, sessions.tenantId)})`;
 
-// Unread for the bell: tenant-wide notifications and the user's own (notifications.server.ts visibleTo).
-const unreadCount = sql`(select count(*)::int from ${notifications}
+/** The bell says "99+" beyond 99: every signed-in page counts no further than this. */
+export const UNREAD_COUNT_CAP = 100;
+
+// Unread for the bell: tenant-wide notifications and the user's own (notifications.server.ts visibleTo),
+// counted up to the cap (a tenant with thousands unread would have them counted on every page).
+const unreadCount = sql`(select count(*)::int from (select 1 from ${notifications}
   where ${col(notifications, notifications.tenantId)} = ${col(sessions, sessions.tenantId)}
     and (${col(notifications, notifications.userId)} is null or ${col(notifications, notifications.userId)} = ${col(sessions, sessions.userId)})
-    and ${col(notifications, notifications.readAt)} is null)`;
+    and ${col(notifications, notifications.readAt)} is null
+  limit ${sql.raw(String(UNREAD_COUNT_CAP))}) unread)`;
 
 const billingJson = sql`(select json_build_object(
   'trialEndsAt', ${col(billingAccounts, billingAccounts.trialEndsAt)},

@@ -149,8 +149,9 @@ export default function ForecastPage() {
         <div>
           <h1 className="text-2xl font-bold">Forecast</h1>
           <p className="text-sm text-slate-600 dark:text-slate-300">
-            Renewals in the next {codeToPeriodLabel(preference.window)}: {formatNumber(current.policies)} would be flagged now (
-            {formatCount(current.customers, "customer")}), {formatCount(current.quotaLeft, "re-market")} left in {current.quotaYear}.
+            Renewals in the next {codeToPeriodLabel(preference.window)}: {formatNumber(current.policies)}{" "}
+            {current.policies === 1 ? "meets" : "meet"} your saved preferences now, for {formatCount(current.customers, "customer")} (the
+            worklist lists each customer once); {formatCount(current.quotaLeft, "re-market")} left in {current.quotaYear}.
             {run
               ? ` Computed ${formatDateTime(run.computedAt, timeZone)} over ${formatCount(run.evaluated, "renewal")} in ${formatNumber(run.durationMs)} ms.`
               : " Not computed yet."}

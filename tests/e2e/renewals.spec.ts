@@ -122,6 +122,10 @@ test("forecast: what-if counts without saving, then saves as preferences", async
   await page.goto("/forecast");
   await expect(page.getByTestId("forecast-summary")).toBeVisible();
   await expect(page.getByTestId("prediction").first()).toContainText("Predicted");
+  // The headline counts renewals and the customers they belong to: the worklist holds each customer once.
+  await expect(
+    page.getByText(/\d+ meets? your saved preferences now, for \d+ customers? \(the worklist lists each customer once\)/),
+  ).toBeVisible();
   const whatIf = page.getByRole("form", { name: "What if" });
   await whatIf.getByLabel("Premium increase from (%)").fill("5");
   await whatIf.getByLabel("Act within days of expiry").fill("200");

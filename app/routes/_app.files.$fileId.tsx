@@ -9,7 +9,6 @@ import { signFileLink } from "~/services/files/file-links.server";
 import { getFileDetail, requireFile } from "~/services/files/files.server";
 import { ACTIVE_STATUSES } from "~/utils/file-status";
 import { requireTenantContext } from "~/utils/auth.server";
-import { getTimeZone } from "~/utils/client-hints.server";
 import { formatBytes } from "~/utils/date-time";
 import { formatCount, formatDateTime } from "~/utils/format";
 
@@ -26,8 +25,8 @@ async function load(request: Request, context: AppLoadContext, fileId: string) {
 }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { detail } = await load(request, context, params.fileId ?? "");
-  const tz = getTimeZone(request);
+  const { ctx, detail } = await load(request, context, params.fileId ?? "");
+  const tz = ctx.auth.tenant.timeZone;
   const { file, job } = detail;
   return {
     file: {
@@ -74,7 +73,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     throw error;
   }
   const link = signFileLink(params.fileId!);
-  return data({ publicUrl: `${getEnv().appUrl}${link.path}`, expiresAt: formatDateTime(link.expiresAt, getTimeZone(request)) });
+  return data({ publicUrl: `${getEnv().appUrl}${link.path}`, expiresAt: formatDateTime(link.expiresAt, ctx.auth.tenant.timeZone) });
 }
 
 export default function FileDetailPage() {

@@ -11,7 +11,6 @@ import { getEnv } from "~/env.server";
 import { FILES_PAGE_SIZE, listFiles } from "~/services/files/files.server";
 import { ACTIVE_STATUSES } from "~/utils/file-status";
 import { requireTenantContext } from "~/utils/auth.server";
-import { getTimeZone } from "~/utils/client-hints.server";
 import { formatBytes } from "~/utils/date-time";
 import { pageCountFor, readPage } from "~/utils/pagination";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -36,7 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const filters = FiltersSchema.parse(Object.fromEntries(url.searchParams));
   const page = readPage(url);
   const { files, total } = await listFiles(ctx, { ...filters, page });
-  const timeZone = getTimeZone(request);
+  const timeZone = ctx.auth.tenant.timeZone;
   return {
     filters,
     page,

@@ -15,7 +15,6 @@ import {
   markNotificationRead,
 } from "~/services/platform/notifications.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { getTimeZone } from "~/utils/client-hints.server";
 import { dayKey, dayLabel } from "~/utils/date-time";
 import { applyFormOnce } from "~/utils/forms.server";
 import { isConnectionError } from "~/utils/network";
@@ -39,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const filter = url.searchParams.get("filter") === "read" ? "read" : "unread";
   const page = readPage(url);
-  const tz = getTimeZone(request);
+  const tz = ctx.auth.tenant.timeZone;
   const { notifications, total } = await listNotifications(ctx, { filter, page });
   const now = new Date();
   const groups: { key: string; label: string; items: ReturnType<typeof toItem>[] }[] = [];

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "~/db/client.server";
-import { files, notifications, users } from "~/db/schema";
+import { files, notifications, tenants, users } from "~/db/schema";
 import { processFileJob } from "~/services/files/file-processing.server";
 import { signFileLink } from "~/services/files/file-links.server";
 import { FILE_JOB, getFileReport } from "~/services/files/files.server";
@@ -289,5 +289,25 @@ describe("per-domain parse settings", () => {
       ),
     )) as unknown as { init: { status: number } };
     expect(invalid.init.status).toBe(400);
+  });
+});
+
+describe("times", () => {
+  test("files and notifications show times in the agency's zone, not the browser's", async () => {
+    const me = await signedIn();
+    await me.db.update(tenants).set({ timeZone: "Asia/Tokyo" }).where(eq(tenants.id, me.tenant.id));
+    const file = await uploadAndProcess(me);
+    // 12:00 UTC is 21:00 in Tokyo and 04:00 in Los Angeles, where this browser says it is.
+    const instant = new Date("2026-03-01T12:00:00Z");
+    await me.db.update(files).set({ createdAt: instant }).where(eq(files.id, file.id));
+    await me.db.update(notifications).set({ createdAt: instant }).where(eq(notifications.tenantId, me.tenant.id));
+    const cookie = `${me.cookie}; tz=America/Los_Angeles`;
+
+    const list = await listLoader(args(makeRequest("/files", { cookie })));
+    expect(list.files[0].uploadedAt).toBe("01 Mar 2026 | 21:00");
+    const detail = await detailLoader(args(makeRequest(`/files/${file.id}`, { cookie }), { fileId: file.id }));
+    expect(detail.file.uploadedAt).toBe("01 Mar 2026 | 21:00");
+    const page = await notificationsLoader(args(makeRequest("/notifications", { cookie })));
+    expect(page.groups[0].items[0].createdAt).toBe("01 Mar 2026 | 21:00");
   });
 });

@@ -21,6 +21,9 @@ export const handle = {
 };
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+// The months and their total keep cents: rounded one by one, $90.58 and $167.80 read $91 and $168
+// above a total of $258.
+const CENTS = 2;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requireTenantContext(request, context);
@@ -133,8 +136,8 @@ export default function ReportsPage() {
                   <td className="py-1.5">{formatMonth(m.month, "long")}</td>
                   <td className="text-right">{formatNumber(m.used)}</td>
                   <td className="text-right">{formatNumber(m.rewrites)}</td>
-                  <td className="text-right">{formatSavedTotal(m.savedVsOffer)}</td>
-                  <td className="text-right">{formatSavedTotal(m.savedVsCurrent)}</td>
+                  <td className="text-right">{formatSavedTotal(m.savedVsOffer, CENTS)}</td>
+                  <td className="text-right">{formatSavedTotal(m.savedVsCurrent, CENTS)}</td>
                 </tr>
               ))}
               <tr className="font-semibold">
@@ -144,10 +147,10 @@ export default function ReportsPage() {
                 </td>
                 <td className="text-right">{formatNumber(totals.rewrites)}</td>
                 <td className="text-right" data-testid="saved-vs-offer">
-                  {formatSavedTotal(totals.savedVsOffer)}
+                  {formatSavedTotal(totals.savedVsOffer, CENTS)}
                 </td>
                 <td className="text-right" data-testid="saved-vs-current">
-                  {formatSavedTotal(totals.savedVsCurrent)}
+                  {formatSavedTotal(totals.savedVsCurrent, CENTS)}
                 </td>
               </tr>
             </tbody>

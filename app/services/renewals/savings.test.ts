@@ -41,5 +41,9 @@ describe("savings basis", () => {
     expect(formatSavedTotal(855)).toBe("$855");
     expect(formatSavedTotal(-214)).toBe("+$214 more");
     expect(formatSavedTotal(-0.2)).toBe("$0");
+    // Cents kept, so rows and their total agree ($90.58 + $167.80 is $258.38, where whole dollars read $91 + $168 = $258).
+    expect(formatSavedTotal(167.8, 2)).toBe("$167.80");
+    expect(formatSavedTotal(-90.584, 2)).toBe("+$90.58 more");
+    expect(formatSavedTotal(0.004, 2)).toBe("$0.00");
   });
 });

@@ -50,8 +50,13 @@ export function describeDifference(quotePremium: number, reference: number | nul
   return `${diff < 0 ? "−" : "+"}${formatMoney(dollars(diff))}`;
 }
 
-/** A sum of savings for a report cell: "$855", "+$214 more" when customers pay more in total, "$0". */
-export function formatSavedTotal(total: number): string {
-  if (dollars(total) === 0) return "$0";
-  return total > 0 ? formatMoney(dollars(total)) : `+${formatMoney(dollars(total))} more`;
+/**
+ * A sum of savings for a report cell: "$855", "+$214 more" when customers pay more in total, "$0".
+ * With decimals = 2 the cents are kept ("$167.80"), so a column of months adds up to its total.
+ */
+export function formatSavedTotal(total: number, decimals = 0): string {
+  const scale = 10 ** decimals;
+  const amount = Math.round(Math.abs(total) * scale) / scale;
+  if (amount === 0) return formatMoney(0, decimals);
+  return total > 0 ? formatMoney(amount, decimals) : `+${formatMoney(amount, decimals)} more`;
 }

@@ -38,6 +38,7 @@ export async function dashboardView(request: Request, context: AppLoadContext) {
       open: formatNumber(dashboard.forecast.open),
       connections: formatNumber(dashboard.connections.total),
       inError: formatNumber(dashboard.connections.inError),
+      unfinished: formatNumber(dashboard.connections.unfinished),
       used: formatNumber(dashboard.quota.used),
       quota: formatNumber(dashboard.quota.quota),
       pct: formatPercent(dashboard.quota.pct),

@@ -73,6 +73,12 @@ export default function Dashboard() {
                   to keep it in sync.
                 </p>
               )}
+              {connections.unfinished > 0 ? (
+                <p className="mt-1 text-slate-600 dark:text-slate-300" data-testid="connections-unfinished">
+                  {shown.unfinished} not connected yet: finish {connections.unfinished === 1 ? "its" : "their"} setup on the Connections
+                  page.
+                </p>
+              ) : null}
             </DashCard>
           </>
         )}

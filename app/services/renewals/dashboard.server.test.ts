@@ -19,7 +19,7 @@ describe("dashboard", () => {
       hasBook: false,
       forecast: { dueSoon: 0, open: 0, computedAt: null },
       quota: { year: 2026, used: 0 },
-      connections: { total: 0, inError: 0, lastSyncAt: null },
+      connections: { total: 0, inError: 0, unfinished: 0, lastSyncAt: null },
     });
     expect(d.quota.quota).toBeGreaterThan(0);
   });
@@ -49,6 +49,8 @@ describe("dashboard", () => {
     await db.insert(connections).values([
       { tenantId: tenant.id, integrationId: "ezlynx", name: "EZLynx", status: "connected", lastSyncAt: new Date("2026-02-27T15:00:00Z") },
       { tenantId: tenant.id, integrationId: "hawksoft", name: "HawkSoft", status: "error", lastSyncAt: new Date("2026-02-28T15:00:00Z") },
+      // Set up but never connected: counted, and said so, but not in error.
+      { tenantId: tenant.id, integrationId: "appliedepic", name: "Epic", status: "not_connected" },
       {
         tenantId: tenant.id,
         integrationId: "csv",
@@ -77,7 +79,7 @@ describe("dashboard", () => {
       hasBook: true,
       forecast: { dueSoon: 2, dueSoonCapped: false, open: 3, openCapped: false, dueDays: 30 },
       quota: { year: 2026, used: 10, quota: 40, pct: 25 },
-      connections: { total: 2, inError: 1 },
+      connections: { total: 3, inError: 1, unfinished: 1 },
     });
     expect(d.forecast.computedAt).toEqual(NOW);
     expect(d.connections.lastSyncAt).toEqual(new Date("2026-02-28T15:00:00Z"));

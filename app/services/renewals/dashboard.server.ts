@@ -30,6 +30,7 @@ type Row = {
   plan: string | null;
   connections: number | string;
   connections_in_error: number | string;
+  connections_unfinished: number | string;
   last_sync_at: Date | string | null;
   has_book: boolean;
   flagged_week: number | string;
@@ -79,7 +80,7 @@ const UUID_TEXT = "'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  * Everything the dashboard shows, in one statement of sub-selects, each an index lookup or a short
  * index range of this tenant's rows: the dashboard is on the server-rendering benchmark's path.
  * Forecast: open flags expiring in the next 30 days (and all open, capped); quota: this year's use
- * of the year's quota; connections: how many, the last sync, how many are in error.
+ * of the year's quota; connections: how many, the last sync, how many are in error and how many were never connected.
  * Trends: flags raised this week and the week before (flagged_at, index-only); re-markets used this
  * month and last (the usage events' local dates); this quota year's re-markets by what became of
  * them (quotes, the outcome recorded when a quote is selected or the re-market closed as lost).
@@ -113,7 +114,7 @@ function dashboardStatement(p: SQL) {
     (select computed_at from forecast_runs where tenant_id = ${tenant}) as computed_at,
     (select used from remarket_usage where tenant_id = ${tenant} and quota_year = ${year}) as used,
     b.annual_quota_override as quota_override, b.subscription_id, b.subscription_status, b.plan,
-    c.total as connections, c.in_error as connections_in_error, c.last_sync_at,
+    c.total as connections, c.in_error as connections_in_error, c.unfinished as connections_unfinished, c.last_sync_at,
     -- Ordered on the (tenant_id, expiration_date) index: a bare EXISTS may seq-scan every tenant's policies.
     (select expiration_date from policies where tenant_id = ${tenant} order by expiration_date limit 1) is not null as has_book,
     f.week as flagged_week, f.prev_week as flagged_prev_week,
@@ -136,7 +137,8 @@ function dashboardStatement(p: SQL) {
   from (select 1) one
     left join billing_accounts b on b.tenant_id = ${tenant}
     left join lateral (
-      select count(*) as total, count(*) filter (where status = 'error' or invalid_credentials) as in_error, max(last_sync_at) as last_sync_at
+      select count(*) as total, count(*) filter (where status = 'error' or invalid_credentials) as in_error,
+        count(*) filter (where status = 'not_connected') as unfinished, max(last_sync_at) as last_sync_at
       from connections where tenant_id = ${tenant} and status <> 'disconnected'
     ) c on true
     left join lateral (
@@ -288,7 +290,12 @@ export async function getDashboard(ctx: DashboardCtx) {
       computedAt: date(r.computed_at),
     },
     quota: { year: quotaYear, used, quota, pct: quota > 0 ? Math.min(100, Math.round((used / quota) * 100)) : 100 },
-    connections: { total: Number(r.connections), inError: Number(r.connections_in_error), lastSyncAt: date(r.last_sync_at) },
+    connections: {
+      total: Number(r.connections),
+      inError: Number(r.connections_in_error),
+      unfinished: Number(r.connections_unfinished),
+      lastSyncAt: date(r.last_sync_at),
+    },
     hasBook: Boolean(r.has_book),
   };
 }

@@ -8,7 +8,7 @@ import { listConnections } from "~/services/connections/connections.server";
 import { isServiceError } from "~/services/platform/errors.server";
 import { formatDuration, startImport } from "~/services/connections/imports.server";
 import { requireAdmin, requireTenantContext } from "~/utils/auth.server";
-import { formatDateTime, formatNumber } from "~/utils/format";
+import { formatCount, formatDateTime, formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { getIntegration } from "~/utils/integrations";
 import { stepRoute, WIZARD_STEPS } from "~/utils/setup-steps";
@@ -115,8 +115,6 @@ export default function ConnectionsPage() {
                 <th className="px-3 py-2">Connection</th>
                 <th className="px-3 py-2">Status</th>
                 <th className="px-3 py-2">Last sync</th>
-                <th className="px-3 py-2 text-right">Records</th>
-                <th className="px-3 py-2">Duration</th>
                 <th className="px-3 py-2">Setup</th>
                 <th className="px-3 py-2 sr-only">Actions</th>
               </tr>
@@ -174,9 +172,17 @@ function ConnectionRow({ row: c, isAdmin, hydrated, sub = false }: { row: Row; i
           </div>
         ) : null}
       </td>
-      <td className="px-3 py-2 whitespace-nowrap">{c.lastSync ?? "Never"}</td>
-      <td className="px-3 py-2 text-right">{formatNumber(c.records)}</td>
-      <td className="px-3 py-2">{c.duration ?? "—"}</td>
+      {/* Records and duration sit under the sync they describe: as columns of their own they pushed
+          the actions out of a 1280-pixel window. */}
+      <td className="px-3 py-2">
+        <div className="whitespace-nowrap">{c.lastSync ?? "Never"}</div>
+        {c.lastSync ? (
+          <div className="mt-1 text-xs text-slate-500">
+            {formatCount(c.records, "record")}
+            {c.duration ? ` in ${c.duration}` : ""}
+          </div>
+        ) : null}
+      </td>
       <td className="px-3 py-2">
         {c.continueTo && c.status !== "disconnected" ? (
           <Link to={c.continueTo} className="font-semibold text-brand-600 hover:underline">

@@ -12,7 +12,7 @@ import { isServiceError } from "~/services/platform/errors.server";
 import { getRemarket, markLost, recordIncumbentOffer, saveQuote, selectQuote } from "~/services/renewals/quotes.server";
 import { describeDifference, describeSaving, SAVINGS_BASIS_LABELS } from "~/services/renewals/savings";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatDate, formatMoney } from "~/utils/format";
+import { formatDate, formatMoney, possessive } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { OUTCOME_LABELS, describePrediction } from "~/utils/renewals";
 import { replyInvalid, replyWithServiceError } from "~/utils/submission.server";
@@ -137,7 +137,7 @@ export default function RemarketQuotesPage() {
       </div>
       {formErrors ? <Notice tone="error">{formErrors[0]}</Notice> : null}
 
-      <Card title={`${remarket.incumbent}'s renewal offer`}>
+      <Card title={`${possessive(remarket.incumbent)} renewal offer`}>
         <OfferForm />
       </Card>
 

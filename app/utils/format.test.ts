@@ -12,6 +12,7 @@ import {
   formatPhone,
   periodToCode,
   pluralize,
+  possessive,
 } from "./format";
 
 describe("formatNumber (seed §5)", () => {
@@ -117,6 +118,12 @@ describe("formatCount (issue 14)", () => {
     expect(pluralize(1, "row")).toBe("row");
     expect(pluralize(0, "row")).toBe("rows");
     expect(pluralize(2, "policy", "policies")).toBe("policies");
+  });
+
+  test("a name's possessive: an apostrophe alone after a final s", () => {
+    expect(possessive("Safeco")).toBe("Safeco's");
+    expect(possessive("Travelers")).toBe("Travelers'");
+    expect(possessive("The Hartford")).toBe("The Hartford's");
   });
 });
 

@@ -90,6 +90,11 @@ export function formatCount(count: number, singular: string, plural = `${singula
   return `${numberFormat(0).format(count)} ${plurals.select(count) === "one" ? singular : plural}`;
 }
 
+/** A name's possessive: `Safeco's`, and `Travelers'` for a name that ends in s (carriers often do). */
+export function possessive(name: string): string {
+  return /s$/i.test(name) ? `${name}'` : `${name}'s`;
+}
+
 /** Only the noun for a count (`row` / `rows`), for sentences that show the number apart. */
 export function pluralize(count: number, singular: string, plural = `${singular}s`): string {
   return plurals.select(count) === "one" ? singular : plural;

@@ -53,18 +53,23 @@ export function ListTable({
 
 /** A white card section with a heading. */
 export function Card({
+  id,
   title,
   children,
   actions,
   className,
 }: {
+  id?: string;
   title?: ReactNode;
   children: ReactNode;
   actions?: ReactNode;
   className?: string;
 }) {
   return (
-    <section className={cn("rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800", className)}>
+    <section
+      id={id}
+      className={cn("rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800", className)}
+    >
       {title || actions ? (
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           {title ? <h2 className="text-base font-semibold">{title}</h2> : <span />}

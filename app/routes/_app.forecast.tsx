@@ -4,7 +4,7 @@ import { getFormProps, getInputProps, getSelectProps, useServerForm, type Server
 import { type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
 import { BarChart } from "~/components/bar-chart";
 import { PostForm, resultFor, useFormId, Notice, Button } from "~/components/shell";
@@ -51,6 +51,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The object's own preference (falling back to 'all'): the form's starting values and the exclusions a save keeps.
   const whatIfObject = forecastObject.catch(ALL_LINES).parse(url.searchParams.get("forecastObjectId") ?? ALL_LINES);
   const objectPreference = whatIfObject === ALL_LINES ? preference : await getForecastPreference(ctx, whatIfObject);
+  // The preferences form starts from the line being edited (?edit=WC: the saved list's Edit links and,
+  // with JavaScript, the form's own "Applies to"): its own setting, or all lines' when it has none.
+  // Picking a line must not offer all lines' values as if they were that line's.
+  const editObject = forecastObject.catch(ALL_LINES).parse(url.searchParams.get("edit") ?? ALL_LINES);
+  const editPreference = editObject === ALL_LINES ? preference : await getForecastPreference(ctx, editObject);
   if (url.searchParams.get("whatif") === "1") {
     const submission = parseWithZod(url.searchParams, { schema: WhatIfSchema });
     if (submission.status === "success")
@@ -67,6 +72,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     preferences,
     objectPreference,
     whatIfObject,
+    editObject,
+    editPreference,
     run,
     summary,
     list,
@@ -113,6 +120,8 @@ export default function ForecastPage() {
     preferences,
     objectPreference,
     whatIfObject,
+    editObject,
+    editPreference,
     run,
     summary,
     list,
@@ -133,15 +142,22 @@ export default function ForecastPage() {
     defaultValue: { forecastObjectId: whatIfObject, ...settingsValues(wi) },
   });
   const [preferenceForm, preferenceFields] = useServerForm({
-    id: useFormId("preferences", actionData),
+    // Another line to edit is another form: conform starts it from that line's values.
+    id: `${useFormId("preferences", actionData)}-${editObject}`,
     lastResult: resultFor(actionData, { intent: "save" }),
     defaultValue: {
-      forecastObjectId: ALL_LINES,
-      ...settingsValues(preference),
-      excludeFirstTerm: preference.excludeFirstTerm ? "on" : "",
-      excludeZeroPremium: preference.excludeZeroPremium ? "on" : "",
+      forecastObjectId: editObject,
+      ...settingsValues(editPreference),
+      excludeFirstTerm: editPreference.excludeFirstTerm ? "on" : "",
+      excludeZeroPremium: editPreference.excludeZeroPremium ? "on" : "",
     },
   });
+  const navigate = useNavigate();
+  const editLine = (line: string) => {
+    const next = new URLSearchParams(params);
+    next.set("edit", line);
+    navigate({ search: `?${next}`, hash: "preferences" }, { replace: true, preventScrollReset: true });
+  };
   const objectLabel = (id: string) => (id === ALL_LINES ? "all lines" : id);
   return (
     <div className="space-y-6">
@@ -271,6 +287,7 @@ export default function ForecastPage() {
         </Card>
 
         <Card
+          id="preferences"
           title={
             <>
               Your preferences <span className="font-normal text-slate-600 dark:text-slate-300">(saved)</span>
@@ -288,11 +305,27 @@ export default function ForecastPage() {
                 {p.actDaysBeforeExpiration} days
                 {p.excludeFirstTerm ? ", first terms excluded" : ""}
                 {p.excludeZeroPremium ? ", $0 premiums excluded" : ""}
+                {p.forecastObjectId === editObject ? null : (
+                  <>
+                    {" · "}
+                    <Link
+                      to={`?edit=${encodeURIComponent(p.forecastObjectId)}#preferences`}
+                      preventScrollReset
+                      replace
+                      className="text-brand-600 underline"
+                      aria-label={`Edit ${p.forecastObjectId === ALL_LINES ? "all lines" : p.forecastObjectId}`}
+                    >
+                      Edit
+                    </Link>
+                  </>
+                )}
               </li>
             ))}
           </ul>
-          <PostForm {...getFormProps(preferenceForm)} className="grid gap-3 sm:grid-cols-2" aria-label="Preferences">
-            <ObjectSelect field={preferenceFields.forecastObjectId} label="Applies to" />
+          {/* Keyed by the line: its fields are new elements, so they show the line's values (a changed
+              defaultValue leaves an element's value as it was). */}
+          <PostForm key={editObject} {...getFormProps(preferenceForm)} className="grid gap-3 sm:grid-cols-2" aria-label="Preferences">
+            <ObjectSelect field={preferenceFields.forecastObjectId} label="Applies to" onPick={editLine} />
             <WindowSelect field={preferenceFields.window} />
             <NumberInput field={preferenceFields.thresholdPct} label="Premium increase from (%)" step="0.1" />
             <NumberInput field={preferenceFields.thresholdAmount} label="or increase from ($)" step="1" money />
@@ -417,11 +450,16 @@ function settingsValues(p: { window: "6m" | "yr"; thresholdPct: number; threshol
   };
 }
 
-function ObjectSelect({ field, label }: { field: Field; label: string }) {
+/** `onPick`: with JavaScript, a change loads what the picked line has saved. */
+function ObjectSelect({ field, label, onPick }: { field: Field; label: string; onPick?: (line: string) => void }) {
   return (
     <label className="block text-sm">
       <span className="font-medium">{label}</span>
-      <select {...getSelectProps(field)} className={`${inputClass} mt-1`}>
+      <select
+        {...getSelectProps(field)}
+        onChange={onPick ? (event) => onPick(event.currentTarget.value) : undefined}
+        className={`${inputClass} mt-1`}
+      >
         <option value={ALL_LINES}>All lines</option>
         {LINES_OF_BUSINESS.map((l) => (
           <option key={l} value={l}>

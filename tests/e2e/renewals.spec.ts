@@ -117,6 +117,31 @@ test("bulk re-market three; the bulk log records it", async ({ page }) => {
   await expect(entry.locator("td").nth(4)).toHaveText("3");
 });
 
+test("forecast: a line with preferences of its own is edited from what it has saved", async ({ page }, testInfo) => {
+  await startDemo(page);
+  await page.goto("/forecast");
+  const form = page.getByRole("form", { name: "Preferences" });
+  // The demo saves all lines at 10% or $250 within 90 days, and WC at 8% or $1,000 within 120.
+  await expect(form.getByLabel("Applies to")).toHaveValue("all");
+  await expect(form.getByLabel("Premium increase from (%)")).toHaveValue("10");
+  await page.getByTestId("preferences").getByRole("link", { name: "Edit WC" }).click();
+  await expect(form.getByLabel("Applies to")).toHaveValue("WC");
+  await expect(form.getByLabel("Premium increase from (%)")).toHaveValue("8");
+  await expect(form.getByLabel("Act within days of expiry")).toHaveValue("120");
+  if (testInfo.project.use.javaScriptEnabled !== false) {
+    // A line without its own preferences follows all lines', and the form says so by showing them.
+    await form.getByLabel("Applies to").selectOption("HOME");
+    await expect(form.getByLabel("Premium increase from (%)")).toHaveValue("10");
+    await form.getByLabel("Applies to").selectOption("WC");
+    await expect(form.getByLabel("Premium increase from (%)")).toHaveValue("8");
+  }
+  await form.getByLabel("Act within days of expiry").fill("100");
+  await form.getByRole("button", { name: "Save preferences" }).click();
+  await expect(page.getByText("Saved for WC.")).toBeVisible();
+  await expect(page.getByTestId("preferences")).toContainText("WC: 12 months, from 8.0% or $1,000, act within 100 days");
+  await expect(page.getByTestId("preferences")).toContainText("All lines: 12 months, from 10.0% or $250, act within 90 days");
+});
+
 test("forecast: what-if counts without saving, then saves as preferences", async ({ page }) => {
   await startDemo(page);
   await page.goto("/forecast");

@@ -4,7 +4,9 @@ import { cn } from "~/utils/cn";
 
 export const tableClass = "w-full text-left text-sm";
 export const theadClass = "border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 dark:border-slate-700";
-export const rowClass = "border-b border-slate-100 align-top dark:border-slate-800";
+// Every cell of a row gets the same top padding: with only the first cell padded, its text sat
+// below the rest of the row's (the rows are top-aligned).
+export const rowClass = "border-b border-slate-100 align-top dark:border-slate-800 [&>td]:py-2";
 
 export type ListColumn = { label: string; className?: string; srOnly?: boolean };
 

@@ -141,7 +141,14 @@ export default function TasksPage() {
               <PostForm>
                 <input type="hidden" name="taskId" value={t.id} />
                 {t.status === "open" ? (
-                  <Button type="submit" name="intent" value="done" variant="secondary" aria-label={`Mark done: ${t.title}`}>
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value="done"
+                    variant="secondary"
+                    className="whitespace-nowrap"
+                    aria-label={`Mark done: ${t.title}`}
+                  >
                     Mark done
                   </Button>
                 ) : (

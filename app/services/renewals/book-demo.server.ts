@@ -547,19 +547,27 @@ async function seedRemarkets(db: DbOrTx, s: RemarketSeed) {
     });
   }
   const example = s.rows.find((row) => row.id === flagRows[0]?.policyId);
-  return example ? `${example.policyNumber} (${customerName.get(example.customerId)})` : "Unknown policy";
+  return {
+    label: example ? `${example.policyNumber} (${customerName.get(example.customerId)})` : "Unknown policy",
+    remarketedAt: (flagRows[0]?.remarketedAt as Date | undefined) ?? s.now,
+  };
 }
 
-async function seedBulkLog(db: DbOrTx, tenantId: string, userId: string, now: Date, failedLabel: string) {
+/**
+ * A bulk dismissal that met a renewal already re-marketed: dated after that re-market, and with
+ * nothing done, because the demo book has no dismissed renewals for a log to point at.
+ */
+async function seedBulkLog(db: DbOrTx, tenantId: string, userId: string, now: Date, failed: { label: string; remarketedAt: Date }) {
+  const attemptedAt = new Date(Math.min(now.getTime(), failed.remarketedAt.getTime() + 86_400_000));
   await db.insert(bulkActions).values({
     tenantId,
     userId,
     action: "dismiss",
-    requested: 3,
-    succeeded: 2,
-    failures: [{ id: crypto.randomUUID(), label: failedLabel, reason: "Already re-marketed." }],
+    requested: 1,
+    succeeded: 0,
+    failures: [{ id: crypto.randomUUID(), label: failed.label, reason: "Already re-marketed." }],
     details: "Reason: Customer is moving out of state",
-    createdAt: addDays(now, -12),
+    createdAt: attemptedAt,
   });
 }
 

@@ -214,20 +214,20 @@ export default function ForecastPage() {
           <thead className={theadClass}>
             <tr>
               <th className="py-2">Month</th>
-              <th className="text-right">Renewals</th>
-              <th className="text-right">Flagged</th>
-              <th className="text-right">Expiring premium</th>
-              <th className="text-right">Renewal premium</th>
+              <th className="pl-3 text-right">Renewals</th>
+              <th className="pl-3 text-right">Flagged</th>
+              <th className="pl-3 text-right">Expiring premium</th>
+              <th className="pl-3 text-right">Renewal premium</th>
             </tr>
           </thead>
           <tbody>
             {summary.map((m) => (
               <tr key={m.month} className={rowClass}>
                 <td className="py-1.5">{m.label}</td>
-                <td className="text-right">{formatNumber(m.renewals)}</td>
-                <td className="text-right">{formatNumber(m.flagged)}</td>
-                <td className="text-right">{formatMoney(m.premium)}</td>
-                <td className="text-right">{formatMoney(m.renewalPremium)}</td>
+                <td className="pl-3 text-right">{formatNumber(m.renewals)}</td>
+                <td className="pl-3 text-right">{formatNumber(m.flagged)}</td>
+                <td className="pl-3 text-right">{formatMoney(m.premium)}</td>
+                <td className="pl-3 text-right">{formatMoney(m.renewalPremium)}</td>
               </tr>
             ))}
           </tbody>

@@ -124,32 +124,32 @@ export default function ReportsPage() {
             <thead className={theadClass}>
               <tr>
                 <th className="py-2">Month</th>
-                <th className="text-right">Re-markets used</th>
-                <th className="text-right">Rewrites bound</th>
-                <th className="text-right">Premium saved {SAVINGS_BASIS_LABELS.offer}</th>
-                <th className="text-right">Premium saved {SAVINGS_BASIS_LABELS.current}</th>
+                <th className="pl-3 text-right">Re-markets used</th>
+                <th className="pl-3 text-right">Rewrites bound</th>
+                <th className="pl-3 text-right">Premium saved {SAVINGS_BASIS_LABELS.offer}</th>
+                <th className="pl-3 text-right">Premium saved {SAVINGS_BASIS_LABELS.current}</th>
               </tr>
             </thead>
             <tbody>
               {quota.map((m) => (
                 <tr key={m.month} className={rowClass}>
                   <td className="py-1.5">{formatMonth(m.month, "long")}</td>
-                  <td className="text-right">{formatNumber(m.used)}</td>
-                  <td className="text-right">{formatNumber(m.rewrites)}</td>
-                  <td className="text-right">{formatSavedTotal(m.savedVsOffer, CENTS)}</td>
-                  <td className="text-right">{formatSavedTotal(m.savedVsCurrent, CENTS)}</td>
+                  <td className="pl-3 text-right">{formatNumber(m.used)}</td>
+                  <td className="pl-3 text-right">{formatNumber(m.rewrites)}</td>
+                  <td className="pl-3 text-right">{formatSavedTotal(m.savedVsOffer, CENTS)}</td>
+                  <td className="pl-3 text-right">{formatSavedTotal(m.savedVsCurrent, CENTS)}</td>
                 </tr>
               ))}
               <tr className="font-semibold">
                 <td className="py-1.5">Total</td>
-                <td className="text-right" data-testid="quota-return-used">
+                <td className="pl-3 text-right" data-testid="quota-return-used">
                   {formatNumber(totals.used)}
                 </td>
-                <td className="text-right">{formatNumber(totals.rewrites)}</td>
-                <td className="text-right" data-testid="saved-vs-offer">
+                <td className="pl-3 text-right">{formatNumber(totals.rewrites)}</td>
+                <td className="pl-3 text-right" data-testid="saved-vs-offer">
                   {formatSavedTotal(totals.savedVsOffer, CENTS)}
                 </td>
-                <td className="text-right" data-testid="saved-vs-current">
+                <td className="pl-3 text-right" data-testid="saved-vs-current">
                   {formatSavedTotal(totals.savedVsCurrent, CENTS)}
                 </td>
               </tr>
@@ -235,22 +235,22 @@ function Retention({ title, rows, testId }: { title: string; rows: RetentionRow[
           <thead className={theadClass}>
             <tr>
               <th className="py-1">Group</th>
-              <th className="text-right">Renewed</th>
-              <th className="text-right">Rewritten</th>
-              <th className="text-right">Lost</th>
-              <th className="text-right">Kept premium</th>
-              <th className="text-right">Lost premium</th>
+              <th className="pl-3 text-right">Renewed</th>
+              <th className="pl-3 text-right">Rewritten</th>
+              <th className="pl-3 text-right">Lost</th>
+              <th className="pl-3 text-right">Kept premium</th>
+              <th className="pl-3 text-right">Lost premium</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
               <tr key={r.key} className={rowClass}>
                 <td className="py-1">{r.key}</td>
-                <td className="text-right">{formatNumber(r.renewed)}</td>
-                <td className="text-right">{formatNumber(r.rewritten)}</td>
-                <td className="text-right">{formatNumber(r.lost)}</td>
-                <td className="text-right">{formatMoney(r.retainedPremium)}</td>
-                <td className="text-right">{formatMoney(r.lostPremium)}</td>
+                <td className="pl-3 text-right">{formatNumber(r.renewed)}</td>
+                <td className="pl-3 text-right">{formatNumber(r.rewritten)}</td>
+                <td className="pl-3 text-right">{formatNumber(r.lost)}</td>
+                <td className="pl-3 text-right">{formatMoney(r.retainedPremium)}</td>
+                <td className="pl-3 text-right">{formatMoney(r.lostPremium)}</td>
               </tr>
             ))}
           </tbody>

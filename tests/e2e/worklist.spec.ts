@@ -277,3 +277,15 @@ test("the re-market's toast carries its Undo; with JavaScript focus moves to the
   await expect(page.getByTestId("quota-used")).toHaveText(String(before));
   await expect(page.locator(`[data-policy="${policy}"]`)).toHaveCount(1);
 });
+
+test("a predicted renewal premium is marked ≈, a carrier's offer is not", async ({ page }) => {
+  await startDemo(page);
+  await page.goto("/remarket?basis=predicted");
+  const predicted = await page.getByTestId("premium").allInnerTexts();
+  expect(predicted.length).toBeGreaterThan(0);
+  for (const text of predicted) expect(text).toMatch(/→ ≈ \$/);
+  await page.goto("/remarket?basis=offer");
+  const offers = await page.getByTestId("premium").allInnerTexts();
+  expect(offers.length).toBeGreaterThan(0);
+  for (const text of offers) expect(text).not.toContain("≈");
+});

@@ -50,10 +50,10 @@ describe("explainReason", () => {
       "Renewal premium": "$1,210, predicted from 12 past renewals (same line of business)",
       "Expiring premium": "$1,000",
       Change: "+21.0% (+$210)",
-      "Your thresholds": "10% or $250; crossed: the percentage",
+      "Your thresholds": "10% or $250; this renewal is over the percentage",
       "Preference used": "Line of business HOME",
       Timing: "30 days to expiry when flagged; you act within 90 days",
-      Rule: "renewal-flag/v1",
+      "Rule version": "renewal-flag/v1",
     });
     expect(explainReason(why())[0].value).toBe("$1,210, offered by the carrier");
     expect(explainReason(why()).find((i) => i.label === "Preference used")?.value).toBe("All lines of business");

@@ -28,6 +28,7 @@ export function explainReason(why: FlagWhy): { label: string; value: string }[] 
     .filter(Boolean)
     .join(" or ");
   const crossed = why.triggered.map((t) => (t === "pct" ? "the percentage" : "the dollar amount")).join(" and ");
+  const over = crossed ? `this renewal is over ${crossed}` : "this renewal is over neither";
   return [
     {
       label: "Renewal premium",
@@ -37,7 +38,7 @@ export function explainReason(why: FlagWhy): { label: string; value: string }[] 
     },
     { label: "Expiring premium", value: formatMoney(c.currentPremium) },
     { label: "Change", value: `${signedPct(c.changePct)} (${signedMoney(c.changeAmount)})` },
-    { label: "Your thresholds", value: `${thresholds}; crossed: ${crossed || "none"}` },
+    { label: "Your thresholds", value: `${thresholds}; ${over}` },
     {
       label: "Preference used",
       value: why.forecastObjectId === ALL_LINES_ID ? "All lines of business" : `Line of business ${why.forecastObjectId}`,
@@ -46,6 +47,7 @@ export function explainReason(why: FlagWhy): { label: string; value: string }[] 
       label: "Timing",
       value: `${c.daysToExpiry} day${c.daysToExpiry === 1 ? "" : "s"} to expiry when flagged; you act within ${why.actDaysBeforeExpiration} days`,
     },
-    { label: "Rule", value: why.ruleVersion },
+    // Which version of the flagging rule decided: flags made before a rule change say so.
+    { label: "Rule version", value: why.ruleVersion },
   ];
 }

@@ -170,7 +170,7 @@ export default function CustomerPage() {
                         Renewal {formatMoney(p.forecast.renewalPremium)} <ChangeText pct={p.forecast.changePct} />
                         <div className="text-slate-500">
                           {p.forecast.predicted
-                            ? describePrediction(p.forecast)
+                            ? describePrediction(p.forecast, { withRate: false })
                             : p.forecast.renewalPremium !== null
                               ? "carrier offer"
                               : ""}

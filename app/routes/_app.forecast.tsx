@@ -408,7 +408,7 @@ export default function ForecastPage() {
                     {formatMoney(r.renewalPremium)}
                     {r.predicted ? (
                       <div className="text-xs text-amber-700 dark:text-amber-300" data-testid="prediction">
-                        {describePrediction(r)}
+                        {describePrediction(r, { withRate: false })}
                       </div>
                     ) : r.renewalPremium !== null ? (
                       <div className="text-xs text-slate-500">carrier offer</div>

@@ -246,7 +246,7 @@ function OfferForm() {
       {remarket.predicted && remarket.forecastRenewalPremium !== null ? (
         <p className="basis-full text-xs text-slate-600 dark:text-slate-300" data-testid="predicted-renewal">
           Predicted renewal {formatMoney(remarket.forecastRenewalPremium)} (predicted, not an offer:{" "}
-          {describePrediction(remarket).replace(/^Predicted: /, "")}). Premium saved is never measured against it.
+          {describePrediction(remarket).replace(/^Predicted:? /, "")}). Premium saved is never measured against it.
         </p>
       ) : null}
       <p className="basis-full text-xs text-slate-600 dark:text-slate-300" data-testid="savings-basis">

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { LINES_OF_BUSINESS } from "~/db/schema/book";
 import { FLAG_STATUSES, type FlagWhy } from "~/db/schema/renewals";
 import { ALL_LINES } from "~/services/renewals/forecast-preferences.server";
-import { ALL_LINES_ID, FLAG_STATUS_VALUES, LINE_CODES, describeWhy } from "./renewals";
+import { ALL_LINES_ID, FLAG_STATUS_VALUES, LINE_CODES, describePrediction, describeWhy } from "./renewals";
 
 describe("client-safe copies", () => {
   test("match the schema", () => {
@@ -49,5 +49,16 @@ describe("cached formatters", () => {
     expect(formatMoney("\t")).toBe("");
     expect(shortDate("2026-03-01")).toBe("01 Mar 2026");
     expect(shortDate("2027-12-31")).toBe("31 Dec 2027");
+  });
+});
+
+describe("describePrediction", () => {
+  const p = { predictionLevel: "carrier_line", predictionSample: 12, predictionRate: -0.00648 };
+  test("says the rate, the sample and the level it rests on", () => {
+    expect(describePrediction(p)).toBe("Predicted: −0.6% from 12 renewals (same carrier and line)");
+    expect(describePrediction({ ...p, predictionRate: null })).toBe("Predicted from 12 renewals (same carrier and line)");
+  });
+  test("leaves the rate to the change shown beside it", () => {
+    expect(describePrediction(p, { withRate: false })).toBe("Predicted from 12 renewals (same carrier and line)");
   });
 });

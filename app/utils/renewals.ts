@@ -37,14 +37,21 @@ export const OUTCOME_LABELS: Record<string, string> = {
   lost: "Lost",
 };
 
-/** "Predicted: +8.5% from 12 renewals (same carrier and line)". */
-export function describePrediction(p: { predictionLevel: string | null; predictionSample: number | null; predictionRate?: number | null }) {
+/**
+ * "Predicted: +8.5% from 12 renewals (same carrier and line)". `withRate: false` leaves the rate
+ * out where the row shows its change beside it: that change is worked out from the premium rounded
+ * to cents, so the two could read −0.6% and −0.7% side by side.
+ */
+export function describePrediction(
+  p: { predictionLevel: string | null; predictionSample: number | null; predictionRate?: number | null },
+  { withRate = true }: { withRate?: boolean } = {},
+) {
   const rate =
-    p.predictionRate !== null && p.predictionRate !== undefined
-      ? `${p.predictionRate >= 0 ? "+" : "−"}${formatNumber(Math.abs(p.predictionRate * 100), 1)}% `
+    withRate && p.predictionRate !== null && p.predictionRate !== undefined
+      ? `: ${p.predictionRate >= 0 ? "+" : "−"}${formatNumber(Math.abs(p.predictionRate * 100), 1)}%`
       : "";
   const level = p.predictionLevel ? (PREDICTION_LEVEL_LABELS[p.predictionLevel] ?? p.predictionLevel) : "past renewals";
-  return `Predicted: ${rate}from ${formatNumber(p.predictionSample ?? 0)} renewals (${level})`;
+  return `Predicted${rate} from ${formatNumber(p.predictionSample ?? 0)} renewals (${level})`;
 }
 
 /** Why a renewal was flagged: a headline (the thresholds crossed) and the values compared. */

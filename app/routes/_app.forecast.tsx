@@ -169,7 +169,7 @@ export default function ForecastPage() {
             {current.policies === 1 ? "meets" : "meet"} your saved preferences now, for {formatCount(current.customers, "customer")} (the
             worklist lists each customer once); {formatCount(current.quotaLeft, "re-market")} left in {current.quotaYear}.
             {run
-              ? ` Computed ${formatDateTime(run.computedAt, timeZone)} over ${formatCount(run.evaluated, "renewal")} in ${formatNumber(run.durationMs)} ms.`
+              ? ` Computed ${formatDateTime(run.computedAt, timeZone)} over ${formatCount(run.evaluated, "renewal")}.`
               : " Not computed yet."}
           </p>
         </div>

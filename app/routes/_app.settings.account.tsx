@@ -168,7 +168,7 @@ export default function AccountPage() {
         <h2 className="text-lg font-semibold">Daily digest</h2>
         <p className="text-sm text-slate-600 dark:text-slate-300">
           Each morning (from 7:00 in the agency’s time zone) a notification tells you what needs you today: renewals newly flagged, your
-          tasks due this week, and the re-market quota once 80% of it is used. Nothing to tell, no digest.
+          tasks due this week, and the re-market quota once 80% of it is used. On a day with nothing to tell, none is sent.
         </p>
         <PostForm className="space-y-3">
           <input type="hidden" name="intent" value="digest" />
@@ -178,7 +178,7 @@ export default function AccountPage() {
           </label>
           {mailConfigured ? null : (
             <p className="text-xs text-slate-500">
-              This server sends no e-mail yet (no mail server is configured), so it comes in Remarket only.
+              E-mail is not set up for Remarket yet, so the digest arrives here only; this setting applies once it is.
             </p>
           )}
           <Button type="submit" variant="secondary">

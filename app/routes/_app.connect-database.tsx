@@ -109,7 +109,7 @@ export default function ConnectionsPage() {
         </p>
       ) : (
         <div className="overflow-x-auto rounded-lg bg-white ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
-          <table className="w-full text-left text-sm">
+          <table className="stack-table w-full text-left text-sm">
             <thead className="border-b border-slate-200 text-slate-500 dark:border-slate-700">
               <tr>
                 <th className="px-3 py-2">Connection</th>
@@ -159,31 +159,36 @@ function ConnectionRow({ row: c, isAdmin, hydrated, sub = false }: { row: Row; i
           </div>
         </div>
       </td>
-      <td className="px-3 py-2">
-        <StatusPill status={c.status} />
-        {c.running ? (
-          <div className="mt-1 text-xs text-slate-500">
-            {formatNumber(c.running.read)}
-            {c.running.total ? ` of ${formatNumber(c.running.total)}` : ""} rows
-          </div>
-        ) : c.status === "error" && c.lastError ? (
-          <div className="mt-1 max-w-xs truncate text-xs text-red-700" title={c.lastError}>
-            {c.lastError}
-          </div>
-        ) : null}
+      {/* One child per labelled cell: on a phone the label and that child share the line. */}
+      <td className="px-3 py-2" data-label="Status">
+        <div className="min-w-0">
+          <StatusPill status={c.status} />
+          {c.running ? (
+            <div className="mt-1 text-xs text-slate-500">
+              {formatNumber(c.running.read)}
+              {c.running.total ? ` of ${formatNumber(c.running.total)}` : ""} rows
+            </div>
+          ) : c.status === "error" && c.lastError ? (
+            <div className="mt-1 max-w-xs truncate text-xs text-red-700" title={c.lastError}>
+              {c.lastError}
+            </div>
+          ) : null}
+        </div>
       </td>
       {/* Records and duration sit under the sync they describe: as columns of their own they pushed
           the actions out of a 1280-pixel window. */}
-      <td className="px-3 py-2">
-        <div className="whitespace-nowrap">{c.lastSync ?? "Never"}</div>
-        {c.lastSync ? (
-          <div className="mt-1 text-xs text-slate-500">
-            {formatCount(c.records, "record")}
-            {c.duration ? ` in ${c.duration}` : ""}
-          </div>
-        ) : null}
+      <td className="px-3 py-2" data-label="Last sync">
+        <div>
+          <div className="whitespace-nowrap">{c.lastSync ?? "Never"}</div>
+          {c.lastSync ? (
+            <div className="mt-1 text-xs text-slate-500">
+              {formatCount(c.records, "record")}
+              {c.duration ? ` in ${c.duration}` : ""}
+            </div>
+          ) : null}
+        </div>
       </td>
-      <td className="px-3 py-2">
+      <td className="px-3 py-2" data-label="Setup">
         {c.continueTo && c.status !== "disconnected" ? (
           <Link to={c.continueTo} className="font-semibold text-brand-600 hover:underline">
             Continue setup ({c.stepLabel})

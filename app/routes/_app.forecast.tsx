@@ -210,28 +210,30 @@ export default function ForecastPage() {
             format={(v) => formatMoney(v)}
           />
         </div>
-        <table className={`${tableClass} mt-4`} data-testid="forecast-summary">
-          <thead className={theadClass}>
-            <tr>
-              <th className="py-2">Month</th>
-              <th className="pl-3 text-right">Renewals</th>
-              <th className="pl-3 text-right">Flagged</th>
-              <th className="pl-3 text-right">Expiring premium</th>
-              <th className="pl-3 text-right">Renewal premium</th>
-            </tr>
-          </thead>
-          <tbody>
-            {summary.map((m) => (
-              <tr key={m.month} className={rowClass}>
-                <td className="py-1.5">{m.label}</td>
-                <td className="pl-3 text-right">{formatNumber(m.renewals)}</td>
-                <td className="pl-3 text-right">{formatNumber(m.flagged)}</td>
-                <td className="pl-3 text-right">{formatMoney(m.premium)}</td>
-                <td className="pl-3 text-right">{formatMoney(m.renewalPremium)}</td>
+        <div className="mt-4 overflow-x-auto">
+          <table className={tableClass} data-testid="forecast-summary">
+            <thead className={theadClass}>
+              <tr>
+                <th className="py-2">Month</th>
+                <th className="pl-3 text-right">Renewals</th>
+                <th className="pl-3 text-right">Flagged</th>
+                <th className="pl-3 text-right">Expiring premium</th>
+                <th className="pl-3 text-right">Renewal premium</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {summary.map((m) => (
+                <tr key={m.month} className={rowClass}>
+                  <td className="py-1.5">{m.label}</td>
+                  <td className="pl-3 text-right">{formatNumber(m.renewals)}</td>
+                  <td className="pl-3 text-right">{formatNumber(m.flagged)}</td>
+                  <td className="pl-3 text-right">{formatMoney(m.premium)}</td>
+                  <td className="pl-3 text-right">{formatMoney(m.renewalPremium)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </Card>
 
       <div className="grid gap-4 lg:grid-cols-2">

@@ -143,7 +143,7 @@ export default function RemarketQuotesPage() {
 
       <Card title="Quotes">
         <div className="overflow-x-auto">
-          <table className={tableClass} data-testid="quotes">
+          <table className={`${tableClass} stack-table`} data-testid="quotes">
             <thead className={theadClass}>
               <tr>
                 <th className="py-2 pr-3">Carrier</th>
@@ -170,10 +170,18 @@ export default function RemarketQuotesPage() {
                     <td className="py-2 pr-3">
                       {q.carrierName} {q.selected ? <AlertPill tone="success">Selected</AlertPill> : null}
                     </td>
-                    <td className="pr-3 text-right">{formatMoney(q.premium, 2)}</td>
-                    <td className="pr-3 text-right">{describeDifference(q.premium, reference)}</td>
-                    <td className="pr-3">{formatDate(q.effectiveDate)}</td>
-                    <td className="max-w-xs pr-3 text-xs">{q.coverageNotes}</td>
+                    <td className="pr-3 text-right" data-label="Premium">
+                      {formatMoney(q.premium, 2)}
+                    </td>
+                    <td className="pr-3 text-right" data-label={referenceLabel}>
+                      {describeDifference(q.premium, reference)}
+                    </td>
+                    <td className="pr-3" data-label="Effective">
+                      {formatDate(q.effectiveDate)}
+                    </td>
+                    <td className="max-w-xs pr-3 text-xs" data-label="Coverage notes">
+                      {q.coverageNotes}
+                    </td>
                     <td className="pr-3">
                       <div className="flex items-center gap-2">
                         <Link

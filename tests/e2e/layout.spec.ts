@@ -41,3 +41,23 @@ for (const viewport of VIEWPORTS) {
     expect(wide, "pages that scroll sideways").toEqual([]);
   });
 }
+
+/** Whether an element lies inside the window, so nobody has to scroll a table to reach it. */
+async function onScreen(page: Page, name: RegExp) {
+  const box = await page.getByRole("button", { name }).first().boundingBox();
+  const width = page.viewportSize()!.width;
+  return box !== null && box.x >= 0 && box.x + box.width <= width;
+}
+
+test("on a phone, a quote's Select and a connection's Sync now sit on screen, not at the far end of a table", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/auth/login");
+  await page.getByRole("button", { name: "Try the demo" }).click();
+  await expect(page.getByTestId("dashboard-title")).toContainText("(demo)");
+  await page.goto("/quotes");
+  await page.getByRole("table").getByRole("link").first().click();
+  await expect(page.getByRole("heading", { name: /^Quotes for / })).toBeVisible();
+  expect(await onScreen(page, /^Select quote from /)).toBe(true);
+  await page.goto("/connect-database");
+  expect(await onScreen(page, /^Sync now: /)).toBe(true);
+});

@@ -83,13 +83,13 @@ export default function ReportsPage() {
           </Button>
         </Form>
         <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
-          Closed re-markets from {formatDate(period.from)} to {formatDate(period.to)}: kept (renewed with the incumbent or rewritten) versus
-          lost.
+          Closed re-markets from {formatDate(period.from)} to {formatDate(period.to)}: the business the agency kept (renewed with the
+          incumbent or rewritten with another carrier) versus lost, grouped by the carrier it was with when re-marketed.
         </p>
         <div className="grid gap-6 xl:grid-cols-3">
-          <Retention title="By carrier" rows={byCarrier} testId="retention-carrier" />
+          <Retention title="By incumbent carrier" rows={byCarrier} testId="retention-carrier" />
           <Retention title="By line of business" rows={byLine} testId="retention-line" />
-          <Retention title="By producer" rows={byProducer} testId="retention-producer" />
+          <Retention title="By the policy's producer" rows={byProducer} testId="retention-producer" />
         </div>
       </Card>
 

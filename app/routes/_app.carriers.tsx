@@ -324,7 +324,7 @@ function CarrierEditor({ carrier: c }: { carrier: MyCarrier }) {
   });
   return (
     <details open={resultFor(lastResult, { id: c.id }) !== undefined}>
-      <summary className="cursor-pointer text-sm text-brand-600">Edit</summary>
+      <summary className="cursor-pointer whitespace-nowrap text-sm text-brand-600">Edit</summary>
       <div className="mt-2 grid min-w-[18rem] gap-3">
         <PostForm {...getFormProps(numbers)} className="grid grid-cols-2 gap-2" aria-label={`Numbers for ${c.name}`}>
           <input type="hidden" name="id" value={c.id} />

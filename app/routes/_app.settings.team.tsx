@@ -82,25 +82,29 @@ export default function TeamPage() {
     <div className="max-w-3xl space-y-8">
       <h1 className="text-2xl font-bold">Team</h1>
       {buttonErrors ? <Notice tone="error">{buttonErrors.join(" ")}</Notice> : null}
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm">
+      {/* A card, like every other table (the scroll frame's edge covers are white); on a phone each
+          member stacks, Remove included. */}
+      <div className="overflow-x-auto rounded-lg bg-white ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+        <table className="stack-table w-full text-left text-sm">
           <thead className="border-b border-slate-200 text-slate-500 dark:border-slate-700">
             <tr>
-              <th className="py-2">Name</th>
-              <th>E-mail</th>
-              <th>Role</th>
+              <th className="px-3 py-2">Name</th>
+              <th className="px-3 py-2">E-mail</th>
+              <th className="px-3 py-2">Role</th>
               <th className="sr-only">Actions</th>
             </tr>
           </thead>
           <tbody>
             {members.map((m) => (
-              <tr key={m.id} className="border-b border-slate-100 dark:border-slate-800">
-                <td className="py-2">{m.name}</td>
-                <td>{m.email}</td>
-                <td>
+              <tr key={m.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+                <td className="px-3 py-2 font-medium">{m.name}</td>
+                <td className="break-all px-3 py-2" data-label="E-mail">
+                  {m.email}
+                </td>
+                <td className="px-3 py-2" data-label="Role">
                   <AlertPill tone={m.role === "admin" ? "success" : "neutral"}>{m.role === "admin" ? "Admin" : "Staff"}</AlertPill>
                 </td>
-                <td className="text-right">
+                <td className="px-3 py-2 text-right">
                   {isAdmin && m.id !== me ? (
                     <PostForm>
                       <input type="hidden" name="id" value={m.id} />

@@ -9,6 +9,7 @@ import { ErrorList } from "~/components/ui/field";
 import {
   addTenantCarrier,
   assignNumbers,
+  bookCarriersNotAdded,
   listCatalogue,
   listTenantCarriers,
   removeTenantCarrier,
@@ -17,7 +18,7 @@ import {
 } from "~/services/connections/carriers.server";
 import { mergeCarriers } from "~/services/connections/carrier-merge.server";
 import { requireTenantContext } from "~/utils/auth.server";
-import { formatNumber } from "~/utils/format";
+import { formatDateTime, formatList, formatNumber } from "~/utils/format";
 import { applyFormOnce } from "~/utils/forms.server";
 import { CarrierCredentialsFields, CarrierNumbersFields } from "~/utils/carrier-schemas";
 import { LINE_CODES as LINES_OF_BUSINESS } from "~/utils/renewals";
@@ -113,8 +114,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     .catch(undefined)
     .parse(url.searchParams.get("state") || undefined);
   const invalidOnly = url.searchParams.get("invalid") === "1";
-  const [mine, catalogue] = await Promise.all([listTenantCarriers(ctx, { invalidOnly }), listCatalogue(ctx, { line, state })]);
-  return { mine, catalogue, line: line ?? "", state: state ?? "", invalidOnly, isAdmin: ctx.role === "admin" };
+  const [mine, catalogue, notAdded] = await Promise.all([
+    listTenantCarriers(ctx, { invalidOnly }),
+    listCatalogue(ctx, { line, state }),
+    bookCarriersNotAdded(ctx),
+  ]);
+  return {
+    mine,
+    catalogue,
+    inBook: notAdded.map((c) => c.id),
+    notAdded: notAdded.length
+      ? { names: formatList(notAdded.map((c) => c.name)), countedAt: formatDateTime(notAdded[0].countedAt, ctx.auth.tenant.timeZone) }
+      : null,
+    line: line ?? "",
+    state: state ?? "",
+    invalidOnly,
+    isAdmin: ctx.role === "admin",
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -170,7 +186,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function CarriersPage() {
-  const { mine, catalogue, line, state, invalidOnly, isAdmin } = useLoaderData<typeof loader>();
+  const { mine, catalogue, inBook, notAdded, line, state, invalidOnly, isAdmin } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // What is not about one field (a refusal of the service) is said above the tables.
   const formErrors = lastResult?.error?.[""] ?? null;
@@ -254,6 +270,14 @@ export default function CarriersPage() {
       ) : null}
 
       <Card title="Carrier catalogue">
+        {notAdded ? (
+          <div className="mb-3" data-testid="book-carriers">
+            <Notice tone="warning">
+              Your book has active policies with {notAdded.names}, not among your carriers yet (as found by the forecast of{" "}
+              {notAdded.countedAt}, which runs after every import). Add them to keep their codes and portal logins here.
+            </Notice>
+          </div>
+        ) : null}
         <Form method="get" className="mb-3 flex flex-wrap items-end gap-3" aria-label="Who writes what where">
           <FilterSelect
             name="line"
@@ -282,7 +306,14 @@ export default function CarriersPage() {
             <tbody>
               {catalogue.map((c) => (
                 <tr key={c.id} className={rowClass}>
-                  <td className="py-2 pr-3 font-medium">{c.name}</td>
+                  <td className="py-2 pr-3 font-medium">
+                    {c.name}
+                    {!c.tenantCarrierId && inBook.includes(c.id) ? (
+                      <AlertPill tone="warning" className="ml-2">
+                        In your book
+                      </AlertPill>
+                    ) : null}
+                  </td>
                   <td className="pr-3 text-xs">{c.lines.join(", ")}</td>
                   <td className="pr-3 text-right">{formatNumber(c.states)}</td>
                   <td className="pr-3">

@@ -11,6 +11,7 @@ import {
   formatPercentChange,
   formatPhone,
   periodToCode,
+  formatList,
   pluralize,
   possessive,
 } from "./format";
@@ -118,6 +119,13 @@ describe("formatCount (issue 14)", () => {
     expect(pluralize(1, "row")).toBe("row");
     expect(pluralize(0, "row")).toBe("rows");
     expect(pluralize(2, "policy", "policies")).toBe("policies");
+  });
+
+  test("names in a sentence", () => {
+    expect(formatList([])).toBe("");
+    expect(formatList(["CNA"])).toBe("CNA");
+    expect(formatList(["CNA", "Kemper"])).toBe("CNA and Kemper");
+    expect(formatList(["CNA", "Foremost", "Kemper"])).toBe("CNA, Foremost and Kemper");
   });
 
   test("a name's possessive: an apostrophe alone after a final s", () => {

@@ -90,6 +90,11 @@ export function formatCount(count: number, singular: string, plural = `${singula
   return `${numberFormat(0).format(count)} ${plurals.select(count) === "one" ? singular : plural}`;
 }
 
+/** Names in a sentence: `CNA`, `CNA and Kemper`, `CNA, Foremost and Kemper` (no serial comma, as the pages write). */
+export function formatList(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
 /** A name's possessive: `Safeco's`, and `Travelers'` for a name that ends in s (carriers often do). */
 export function possessive(name: string): string {
   return /s$/i.test(name) ? `${name}'` : `${name}'s`;

@@ -23,3 +23,16 @@ test("merge two carriers: the first leaves the list, its policies move to the se
   await expect(rows).toHaveCount(before - 1);
   await expect(page.getByTestId("my-carriers")).not.toContainText(from);
 });
+
+test("the catalogue points out the carriers of the book the agency has not added, until it adds them", async ({ page }) => {
+  await page.goto("/auth/login");
+  await page.getByRole("button", { name: "Try the demo" }).click();
+  await expect(page.getByTestId("dashboard-title")).toContainText("(demo)");
+  await page.goto("/carriers");
+  await expect(page.getByTestId("book-carriers")).toContainText("Kemper");
+  const kemper = page.getByTestId("catalogue").getByRole("row").filter({ hasText: "Kemper" });
+  await expect(kemper).toContainText("In your book");
+  await kemper.getByRole("button", { name: "Add Kemper" }).click();
+  await expect(page.getByTestId("catalogue").getByRole("row").filter({ hasText: "Kemper" })).toContainText("Yours");
+  await expect(page.getByTestId("book-carriers")).not.toContainText("Kemper");
+});

@@ -97,6 +97,12 @@ export const forecastRuns = pgTable("forecast_runs", {
    * Null: computed before this column existed.
    */
   customerCounts: jsonb("customer_counts").$type<BookCustomerCounts>(),
+  /**
+   * The catalogue carriers of the book's active policies, kept by the same computation, so
+   * /carriers can point out those the agency has not added without scanning the book.
+   * Null: computed before this column existed.
+   */
+  bookCarrierIds: jsonb("book_carrier_ids").$type<string[]>(),
 });
 
 export type BookCustomerCounts = { total: number; active: number };

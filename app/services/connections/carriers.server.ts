@@ -1,4 +1,5 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { queryRows } from "~/db/rows.server";
 import { carrierLines, carrierStates, carriers, policies, tenantCarriers } from "~/db/schema";
 import { sealSecret } from "~/utils/secret-box.server";
 import { LIST_LIMIT_DEFAULT, listSort, type SortOf } from "~/utils/cursor.server";
@@ -64,6 +65,25 @@ export async function listCatalogue(ctx: Ctx, filter: CatalogueFilter, sort?: So
   await ensureCarrierCatalogue(ctx.db);
   const rows = await catalogueRows(ctx, filter, sort);
   return rows.map(({ cursorKey: _key, ...row }) => row);
+}
+
+/**
+ * Catalogue carriers the book's active policies are with but the agency has not added, as the last
+ * forecast computation found them (it follows every import), with that computation's time. Empty
+ * before the first computation.
+ */
+export async function bookCarriersNotAdded(ctx: Ctx): Promise<{ id: string; name: string; countedAt: Date }[]> {
+  const rows = await queryRows<{ id: string; name: string; counted_at: Date | string }>(
+    ctx.db,
+    sql`select c.id, c.name, fr.computed_at as counted_at
+      from forecast_runs fr
+        cross join lateral jsonb_array_elements_text(coalesce(fr.book_carrier_ids, '[]'::jsonb)) b(id)
+        join carriers c on c.id = b.id::uuid
+        left join tenant_carriers tc on tc.tenant_id = fr.tenant_id and tc.carrier_id = c.id
+      where fr.tenant_id = ${ctx.tenantId} and tc.id is null
+      order by c.name`,
+  );
+  return rows.map((r) => ({ id: String(r.id), name: r.name, countedAt: new Date(r.counted_at) }));
 }
 
 /** One page of the catalogue for the API, with the cursor of the next. */

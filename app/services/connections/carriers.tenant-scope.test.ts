@@ -1,7 +1,15 @@
 import { beforeAll, describe, test } from "vitest";
 import { createCustomer, createPolicy } from "../../../tests/support/book-factories";
 import { expectTenantScoped, ids, sorted, twoTenants, type TenantPair } from "../../../tests/support/tenant-scope";
-import { addTenantCarrier, carriersForPolicy, listCatalogue, listTenantCarriers, setCredentialsInvalid } from "./carriers.server";
+import { recomputeForecast } from "../renewals/forecast.server";
+import {
+  addTenantCarrier,
+  bookCarriersNotAdded,
+  carriersForPolicy,
+  listCatalogue,
+  listTenantCarriers,
+  setCredentialsInvalid,
+} from "./carriers.server";
 
 type Seed = { tenantCarrierIds: string[]; invalidIds: string[]; policyId: string; shared: { carrierIds: string[] } };
 
@@ -54,6 +62,38 @@ describe("carriers: tenant scope", () => {
           .map((c) => c.id)
           .sort(),
       (me) => sorted(me.seed.shared.carrierIds),
+    );
+  });
+});
+
+// Carriers the book is with but the agency has not added: from the tenant's own active policies,
+// as its own last forecast computation found them, minus its own carriers.
+describe("carriers in the book, not added: tenant scope", () => {
+  let pair: TenantPair<{ notAdded: string[]; policyIds: string[] }>;
+  beforeAll(async () => {
+    pair = await twoTenants(async (t) => {
+      const catalogue = await listCatalogue(t.ctx, {});
+      const id = (name: string) => catalogue.find((c) => c.name === name)!.id;
+      await addTenantCarrier(t.ctx, id("Travelers"));
+      const customer = await createCustomer(t.db, t.tenant.id, { name: `Book ${t.tag}` });
+      const policy = (carrierName: string, status: "active" | "cancelled" = "active") =>
+        createPolicy(t.db, t.tenant.id, { customerId: customer.id, carrierId: id(carrierName), carrierName, status });
+      const policyIds = [
+        (await policy("Travelers")).id, // added: not pointed out
+        (await policy(t.index ? "CNA" : "Kemper")).id,
+        (await policy("Foremost", "cancelled")).id, // no active policy with it
+      ];
+      await recomputeForecast({ db: t.db, tenantId: t.tenant.id });
+      return { notAdded: [t.index ? "CNA" : "Kemper"], policyIds };
+    });
+  });
+
+  test("each agency sees the carriers of its own book that it has not added", async () => {
+    await expectTenantScoped(
+      pair,
+      (me) => bookCarriersNotAdded(me.ctx),
+      (r) => r.map((c) => c.name),
+      (me) => me.seed.notAdded,
     );
   });
 });

@@ -197,6 +197,7 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
     t = lap("flags", t);
     const filterOptions = await readFilterOptions(tx, ctx.tenantId);
     const customerCounts = await countBookCustomers(tx, ctx.tenantId);
+    const bookCarrierIds = await listBookCarrierIds(tx, ctx.tenantId);
     const monthly = totals.months();
     lap("options", t);
     const run = {
@@ -208,6 +209,7 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
       phases,
       monthly,
       customerCounts,
+      bookCarrierIds,
     };
     await tx
       .insert(forecastRuns)
@@ -401,6 +403,16 @@ export async function countBookCustomers(db: DbOrTx, tenantId: string): Promise<
       (select count(*) from (select distinct p.customer_id from policies p where p.tenant_id = ${tenantId} and p.status = 'active') a) as active`,
   );
   return { total: Number(row.total), active: Number(row.active) };
+}
+
+/** The catalogue carriers the book's active policies are with (one scan of the tenant's policies). */
+export async function listBookCarrierIds(db: DbOrTx, tenantId: string): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select distinct p.carrier_id as id from policies p
+      where p.tenant_id = ${tenantId} and p.status = 'active' and p.carrier_id is not null order by 1`,
+  );
+  return rows.map((r) => String(r.id));
 }
 
 async function readFilterOptions(tx: DbOrTx, tenantId: string): Promise<WorklistFilterOptions> {

@@ -1,0 +1,1 @@
+ALTER TABLE "forecast_runs" ADD COLUMN "book_carrier_ids" jsonb;

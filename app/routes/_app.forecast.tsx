@@ -224,7 +224,10 @@ export default function ForecastPage() {
             <tbody>
               {summary.map((m) => (
                 <tr key={m.month} className={rowClass}>
-                  <td className="py-1.5">{m.label}</td>
+                  <td className="py-1.5">
+                    {m.label}
+                    {m.part ? <span className="ml-1 text-xs text-slate-500">({m.part})</span> : null}
+                  </td>
                   <td className="pl-3 text-right">{formatNumber(m.renewals)}</td>
                   <td className="pl-3 text-right">{formatNumber(m.flagged)}</td>
                   <td className="pl-3 text-right">{formatMoney(m.premium)}</td>

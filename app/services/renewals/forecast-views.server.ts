@@ -114,7 +114,16 @@ function toForecastRow(r: Record<string, unknown>): ForecastRow {
   };
 }
 
-export type MonthSummary = { month: string; label: string; renewals: number; premium: number; renewalPremium: number; flagged: number };
+export type MonthSummary = {
+  month: string;
+  label: string;
+  /** For the window's first and last months, which part of them it covers ("from 26 Nov"); else null. */
+  part: string | null;
+  renewals: number;
+  premium: number;
+  renewalPremium: number;
+  flagged: number;
+};
 
 /** Seed forecast-summary/tenant: renewals, premium and flags per month of the window. */
 export async function forecastSummary(ctx: Ctx, window: ForecastPreference["window"]): Promise<MonthSummary[]> {
@@ -123,7 +132,16 @@ export async function forecastSummary(ctx: Ctx, window: ForecastPreference["wind
   const byMonth = new Map(result.map((r) => [r.month, r]));
   const months: MonthSummary[] = [];
   const start = parseISO(`${today.slice(0, 7)}-01`);
-  const end = windowEnd(today, window).slice(0, 7);
+  const lastDay = windowEnd(today, window);
+  const end = lastDay.slice(0, 7);
+  // The window runs from today to the same day a year (or six months) on: its first and last
+  // months are partial, and say so rather than read as whole months.
+  const partOf = (month: string) =>
+    month === today.slice(0, 7) && !today.endsWith("-01")
+      ? `from ${format(parseISO(today), "d MMM")}`
+      : month === end
+        ? `to ${format(parseISO(lastDay), "d MMM")}`
+        : null;
   for (let i = 0; i <= 12; i++) {
     const month = format(addMonths(start, i), "yyyy-MM");
     if (month > end) break;
@@ -131,6 +149,7 @@ export async function forecastSummary(ctx: Ctx, window: ForecastPreference["wind
     months.push({
       month,
       label: format(addMonths(start, i), "MMM yyyy"),
+      part: partOf(month),
       renewals: Number(r?.renewals ?? 0),
       premium: Number(r?.premium ?? 0),
       renewalPremium: Number(r?.renewalPremium ?? 0),

@@ -298,6 +298,8 @@ describe("monthly totals kept by the computation", () => {
     ]);
     const summary = await forecastSummary(ctx, "yr");
     expect(summary.find((m) => m.month === "2026-03")).toMatchObject({ renewals: 2, premium: 2000, renewalPremium: 2310 });
+    // The window runs to the same day a year on: its last month is partial and says so.
+    expect(summary.at(-1)).toMatchObject({ month: "2027-03", part: "to 1 Mar" });
     const flagged = run!.monthly!.reduce((n, m) => n + m.flagged, 0);
     expect(flagged).toBeGreaterThan(0);
     expect((await listForecast(ctx, { page: 1, pageSize: 25, flaggedOnly: false })).total).toBe(3);
@@ -380,5 +382,22 @@ describe("monthly totals kept by the computation", () => {
     await db.update(forecastRuns).set({ monthly: null }).where(eq(forecastRuns.tenantId, tenant.id));
     expect((await listForecast(ctx, { page: 1, pageSize: 25, flaggedOnly: false })).total).toBe(1);
     expect((await forecastSummary(ctx, "yr")).find((m) => m.month === "2026-03")?.renewals).toBe(1);
+  });
+});
+
+describe("forecast summary", () => {
+  test("a window that starts mid-month marks its first and last months as partial", async () => {
+    const { ctx } = await createTestTenant();
+    // 15 March, noon in New York: six months run to 15 September.
+    const summary = await forecastSummary({ ...ctx, now: () => new Date("2026-03-15T16:00:00Z") }, "6m");
+    expect(summary.map((m) => [m.month, m.part])).toEqual([
+      ["2026-03", "from 15 Mar"],
+      ["2026-04", null],
+      ["2026-05", null],
+      ["2026-06", null],
+      ["2026-07", null],
+      ["2026-08", null],
+      ["2026-09", "to 15 Sep"],
+    ]);
   });
 });

@@ -107,8 +107,7 @@ export function worklistRowView({ why, policyId: _policyId, ...row }: WorklistRo
     shown: {
       expires: formatDate(row.expirationDate),
       due: days === 0 ? "today" : days === 1 ? "tomorrow" : days > 0 ? `in ${days} days` : `${-days} days ago`,
-      // "≈" marks a renewal premium the forecast predicted, so it never reads as a carrier's offer.
-      premium: `${formatMoney(row.currentPremium)} → ${row.predicted ? "≈ " : ""}${formatMoney(row.renewalPremium)}`,
+      premium: `${formatMoney(row.currentPremium)} → ${formatMoney(row.renewalPremium)}`,
       change: `${up ? "+" : down ? "−" : "±"}${formatNumber(Math.abs(row.changePct), 1)}% · ${row.changeAmount >= 0 ? "+" : "−"}${formatMoney(Math.abs(row.changeAmount))}`,
       snoozedUntil: row.snoozedUntil ? formatDate(row.snoozedUntil) : null,
     },

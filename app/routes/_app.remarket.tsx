@@ -754,7 +754,9 @@ function WorklistRow({
         </div>
       </td>
       <td className="wl-c-why" data-testid="why">
-        <span className="wl-why">{r.reason}</span>
+        <span className="wl-why" title={r.reason}>
+          {r.reason}
+        </span>
         {r.status === "dismissed" && r.dismissReason ? <div className="wl-note">{`Dismissed: ${r.dismissReason}`}</div> : null}
         {r.status === "snoozed" && r.snoozedUntil ? <div className="wl-note">{`Snoozed until ${r.shown.snoozedUntil}`}</div> : null}
       </td>

@@ -196,8 +196,7 @@ export async function recomputeForecast(ctx: ForecastCtx, options: { onProgress?
     await upsertFlags(tx, ctx.tenantId, now, flaggedIds);
     t = lap("flags", t);
     const filterOptions = await readFilterOptions(tx, ctx.tenantId);
-    const customerCounts = await countBookCustomers(tx, ctx.tenantId);
-    const bookCarrierIds = await listBookCarrierIds(tx, ctx.tenantId);
+    const { customerCounts, carrierIds: bookCarrierIds } = await readBookFacts(tx, ctx.tenantId);
     const monthly = totals.months();
     lap("options", t);
     const run = {
@@ -392,27 +391,25 @@ async function upsertFlags(tx: DbOrTx, tenantId: string, now: Date, flaggedIds: 
 }
 
 /**
- * The book's customers, and those with at least one active policy (each once): what /customers
- * shows, counted here because each is a scan of the tenant's customers or policies.
+ * The book's customers, those with at least one active policy (each once), and the catalogue
+ * carriers of its active policies: what /customers and /carriers show, gathered here because each
+ * is a scan of the tenant's customers or policies. One read of the active policies serves both.
  */
-export async function countBookCustomers(db: DbOrTx, tenantId: string): Promise<BookCustomerCounts> {
-  const [row] = await queryRows<{ total: number | string; active: number | string }>(
+export async function readBookFacts(db: DbOrTx, tenantId: string): Promise<{ customerCounts: BookCustomerCounts; carrierIds: string[] }> {
+  const [row] = await queryRows<{ total: number | string; active: number | string; carrier_ids: string[] | null }>(
     db,
     sql`select
       (select count(*) from customers c where c.tenant_id = ${tenantId}) as total,
-      (select count(*) from (select distinct p.customer_id from policies p where p.tenant_id = ${tenantId} and p.status = 'active') a) as active`,
+      count(distinct p.customer_id) as active,
+      array_agg(distinct p.carrier_id::text order by p.carrier_id::text) filter (where p.carrier_id is not null) as carrier_ids
+      from policies p where p.tenant_id = ${tenantId} and p.status = 'active'`,
   );
-  return { total: Number(row.total), active: Number(row.active) };
+  return { customerCounts: { total: Number(row.total), active: Number(row.active) }, carrierIds: row.carrier_ids ?? [] };
 }
 
-/** The catalogue carriers the book's active policies are with (one scan of the tenant's policies). */
-export async function listBookCarrierIds(db: DbOrTx, tenantId: string): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`select distinct p.carrier_id as id from policies p
-      where p.tenant_id = ${tenantId} and p.status = 'active' and p.carrier_id is not null order by 1`,
-  );
-  return rows.map((r) => String(r.id));
+/** The book's customers and those with an active policy, counted now (an agency the forecast has not counted yet). */
+export async function countBookCustomers(db: DbOrTx, tenantId: string): Promise<BookCustomerCounts> {
+  return (await readBookFacts(db, tenantId)).customerCounts;
 }
 
 async function readFilterOptions(tx: DbOrTx, tenantId: string): Promise<WorklistFilterOptions> {

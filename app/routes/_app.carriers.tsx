@@ -209,7 +209,7 @@ export default function CarriersPage() {
         }
       >
         <div className="overflow-x-auto">
-          <table className={tableClass} data-testid="my-carriers">
+          <table className={`${tableClass} stack-table`} data-testid="my-carriers">
             <thead className={theadClass}>
               <tr>
                 <th className="py-2 pr-3">Carrier</th>
@@ -236,22 +236,24 @@ export default function CarriersPage() {
                     <div className="font-medium">{c.name}</div>
                     <div className="text-xs text-slate-500">{c.lines.join(", ")}</div>
                   </td>
-                  <td className="pr-3 text-xs">
+                  <td className="pr-3 text-xs" data-label="Agency / producer no.">
                     {c.agencyCode ?? "—"} / {c.producerCode ?? "—"}
                   </td>
-                  <td className="pr-3 text-xs">
-                    {c.portalUsername ? (
-                      <>
-                        {c.portalUsername} {c.hasSecret ? "· password stored" : ""}{" "}
-                        {c.credentialsInvalid ? (
-                          <AlertPill tone="error">Invalid credentials</AlertPill>
-                        ) : (
-                          <AlertPill tone="success">Valid</AlertPill>
-                        )}
-                      </>
-                    ) : (
-                      <span className="text-slate-500">No credentials</span>
-                    )}
+                  <td className="pr-3 text-xs" data-label="Portal">
+                    <div>
+                      {c.portalUsername ? (
+                        <>
+                          {c.portalUsername} {c.hasSecret ? "· password stored" : ""}{" "}
+                          {c.credentialsInvalid ? (
+                            <AlertPill tone="error">Invalid credentials</AlertPill>
+                          ) : (
+                            <AlertPill tone="success">Valid</AlertPill>
+                          )}
+                        </>
+                      ) : (
+                        <span className="text-slate-500">No credentials</span>
+                      )}
+                    </div>
                   </td>
                   <td className="pr-3">
                     <CarrierEditor carrier={c} />

@@ -49,7 +49,9 @@ async function onScreen(page: Page, name: RegExp) {
   return box !== null && box.x >= 0 && box.x + box.width <= width;
 }
 
-test("on a phone, a quote's Select and a connection's Sync now sit on screen, not at the far end of a table", async ({ page }) => {
+test("on a phone, a quote's Select and a connection's Sync now and a carrier's Edit sit on screen, not at the far end of a table", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/auth/login");
   await page.getByRole("button", { name: "Try the demo" }).click();
@@ -60,4 +62,7 @@ test("on a phone, a quote's Select and a connection's Sync now sit on screen, no
   expect(await onScreen(page, /^Select quote from /)).toBe(true);
   await page.goto("/connect-database");
   expect(await onScreen(page, /^Sync now: /)).toBe(true);
+  await page.goto("/carriers");
+  const edit = await page.getByTestId("my-carrier").first().getByText("Edit").boundingBox();
+  expect(edit !== null && edit.x + edit.width <= 390, "a carrier's Edit on screen").toBe(true);
 });
